@@ -1,0 +1,39 @@
+/** Business constants and limits from SPEC.md §9. */
+export const TOAST_SUCCESS_MS = 1500
+export const TOAST_ERROR_MS = 3000
+export const TOAST_SUBMISSION_MS = 3000
+/** Duration of toasts the spec gives no value for (auth outcomes). */
+export const TOAST_DEFAULT_MS = 3000
+
+export const TOGGLE_THROTTLE_MS = 300
+
+export const COLLECTION_PAGE_SIZE = 5
+export const COLLECTION_RELEASES_PER_LABEL = 5
+export const COLLECTION_FALLBACK_PAGE_SIZE = 500
+export const COLLECTION_SEARCH_DEBOUNCE_MS = 300
+export const COLLECTION_FILTER_TYPES = ['all', 'checked', 'unchecked'] as const
+export type CollectionFilterType = (typeof COLLECTION_FILTER_TYPES)[number]
+
+export const LABELS_PAGE_SIZE = 20
+export const LABELS_SEARCH_DEBOUNCE_MS = 600
+
+export const NEW_RELEASES_PAGE_SIZE = 9
+export const EXPLORE_COUNT = 9
+
+export const EXPLORE_TIME_RANGES = [
+  { label: 'Today', days: 0 },
+  { label: '1 Week', days: 6 },
+  { label: '1 Month', days: 30 },
+  { label: '3 Months', days: 90 },
+  { label: '6 Months', days: 180 },
+] as const
+export const EXPLORE_DEFAULT_TIME_RANGE_DAYS = 90
+
+export const MIN_PASSWORD_LENGTH = 6
+export const SKELETON_COUNT = 5
+
+/** The music-sales site whose label pages users submit. */
+export const LABEL_SITE_DOMAIN = 'bandcamp.com'
+
+/** sessionStorage key holding the seed of the collection's shuffled label order. */
+export const COLLECTION_SEED_STORAGE_KEY = 'labelbase:collection-seed'

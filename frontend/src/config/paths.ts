@@ -1,0 +1,10 @@
+/** Every route of the app, with a builder for links. */
+export const paths = {
+  home: { path: '/', getHref: () => '/' },
+  login: { path: '/login', getHref: () => '/login' },
+  signup: { path: '/signup', getHref: () => '/signup' },
+  changePassword: { path: '/change-password', getHref: () => '/change-password' },
+  labels: { path: '/labels', getHref: () => '/labels' },
+  explore: { path: '/explore', getHref: () => '/explore' },
+  collection: { path: '/collection', getHref: () => '/collection' },
+} as const

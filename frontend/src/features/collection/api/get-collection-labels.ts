@@ -1,0 +1,37 @@
+import { COLLECTION_FALLBACK_PAGE_SIZE, type CollectionFilterType } from '@/config/constants'
+import { listOrEmpty, orFallback, RequestError } from '@/lib/errors'
+import { rpc } from '@/lib/supabase'
+import type { CollectionLabel } from '@/types/api'
+
+function normalize(rows: CollectionLabel[]): CollectionLabel[] {
+  return rows.map((row) => ({ ...row, id: Number(row.id), tags: row.tags ?? [], is_fully_checked: Boolean(row.is_fully_checked) }))
+}
+
+/**
+ * All followed labels for a listen-status filter. When the one-call procedure fails, falls
+ * back to the paged pair (count + page 1 of 500). A failed fallback gives an empty list; a
+ * request that never reached the server throws.
+ */
+export async function getCollectionLabels(userId: string, filterType: CollectionFilterType): Promise<CollectionLabel[]> {
+  const primary = await rpc<CollectionLabel[] | null>('get_all_filtered_labels_by_listen_status', {
+    user_id_param: userId,
+    filter_type: filterType,
+  })
+  if (!primary.error) return normalize(primary.data ?? [])
+  if (primary.error.status === 0) throw new RequestError(primary.error)
+
+  const [countResult, rowsResult] = await Promise.all([
+    rpc<number | null>('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
+    rpc<CollectionLabel[] | null>('get_filtered_labels_by_listen_status', {
+      user_id_param: userId,
+      filter_type: filterType,
+      page_number: 1,
+      items_per_page: COLLECTION_FALLBACK_PAGE_SIZE,
+      search_term: '',
+    }),
+  ])
+  const rows = normalize(listOrEmpty(rowsResult, 'get_filtered_labels_by_listen_status'))
+  const count = Number(orFallback<number>(countResult, rows.length, 'count_filtered_labels_by_listen_status'))
+  if (count > rows.length) console.warn(`collection shows ${rows.length} of ${count} labels`)
+  return rows
+}

@@ -1,0 +1,76 @@
+import { focusRing } from '@/components/ui/button'
+import { Chip } from '@/components/ui/chip'
+import { cn } from '@/lib/cn'
+import type { Label } from '@/types/api'
+
+interface LabelCardProps {
+  label: Label
+  followed: boolean
+  saving: boolean
+  error?: string
+  activeTag: string | null
+  onToggleFollow: () => void
+  onTagClick: (tag: string) => void
+}
+
+function displayName(label: Label): string {
+  if (label.label_name) return label.label_name
+  try {
+    return new URL(label.label_url).host
+  } catch {
+    return label.label_url
+  }
+}
+
+export function LabelCard({ label, followed, saving, error, activeTag, onToggleFollow, onTagClick }: LabelCardProps) {
+  const name = displayName(label)
+  return (
+    <article aria-label={name} data-label-id={label.id} className="flex min-w-0 flex-col gap-3 rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm">
+      <div className="flex items-start justify-between gap-3">
+        <div className="flex min-w-0 items-center gap-3">
+          <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br from-violet-500 to-fuchsia-500 text-sm font-bold text-white uppercase">
+            {name.slice(0, 1)}
+          </span>
+          <h3 className="min-w-0 font-semibold text-zinc-900">
+            <a href={label.label_url} target="_blank" rel="noopener noreferrer" className={cn('block truncate rounded-sm hover:underline', focusRing)}>
+              {name}
+            </a>
+          </h3>
+        </div>
+      </div>
+      {label.tags.length > 0 && (
+        <ul aria-label="Tags" className="flex flex-wrap gap-1.5">
+          {label.tags.map((tag) => (
+            <li key={tag} className="max-w-full">
+              <Chip active={activeTag === tag} onClick={() => onTagClick(tag)} aria-label={`Filter by tag ${tag}`}>
+                {tag}
+              </Chip>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="mt-auto">
+        <button
+          type="button"
+          aria-pressed={followed}
+          aria-busy={saving || undefined}
+          data-saving={saving || undefined}
+          onClick={onToggleFollow}
+          className={cn(
+            'w-full rounded-lg px-3 py-2 text-sm font-medium transition-colors',
+            followed ? 'bg-violet-600 text-white hover:bg-violet-700' : 'border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50',
+            saving && 'cursor-progress opacity-70',
+            focusRing,
+          )}
+        >
+          {followed ? 'Following' : 'Follow'}
+        </button>
+        {error && (
+          <p role="alert" className="mt-2 text-sm text-red-600">
+            {error}
+          </p>
+        )}
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,42 @@
+import { focusRing } from '@/components/ui/button'
+import { cn } from '@/lib/cn'
+
+interface ListenButtonProps {
+  listened: boolean
+  saving: boolean
+  onToggle: () => void
+  size?: 'sm' | 'md'
+}
+
+/** "Mark as Listened" / "Listened" toggle; stays focusable while saving (repeat clicks are ignored upstream). */
+export function ListenButton({ listened, saving, onToggle, size = 'md' }: ListenButtonProps) {
+  return (
+    <button
+      type="button"
+      aria-pressed={listened}
+      aria-busy={saving || undefined}
+      data-saving={saving || undefined}
+      onClick={onToggle}
+      className={cn(
+        'inline-flex w-full items-center justify-center gap-1.5 rounded-lg font-medium transition-colors',
+        size === 'sm' ? 'px-2 py-1 text-xs' : 'px-3 py-2 text-sm',
+        listened
+          ? 'bg-emerald-600 text-white hover:bg-emerald-700'
+          : 'border border-zinc-300 bg-white text-zinc-800 hover:border-zinc-400 hover:bg-zinc-50',
+        saving && 'cursor-progress opacity-70',
+        focusRing,
+      )}
+    >
+      {listened ? (
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M5 10.5l3 3 7-7" />
+        </svg>
+      ) : (
+        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+          <circle cx="10" cy="10" r="6.5" />
+        </svg>
+      )}
+      {listened ? 'Listened' : 'Mark as Listened'}
+    </button>
+  )
+}

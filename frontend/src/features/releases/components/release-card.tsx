@@ -1,0 +1,104 @@
+import { Chip } from '@/components/ui/chip'
+import { CoverImage } from '@/components/ui/cover-image'
+import { focusRing } from '@/components/ui/button'
+import { cn } from '@/lib/cn'
+import { formatReleaseDate } from '@/lib/format'
+import type { Release } from '@/types/api'
+import { ListenButton } from './listen-button'
+
+export interface ReleaseCardProps {
+  release: Release
+  listened: boolean
+  saving: boolean
+  error?: string
+  onToggleListened: () => void
+  /** When given, genres are buttons that call it (Explore). */
+  onGenreClick?: (genre: string) => void
+  activeGenres?: readonly string[]
+  compact?: boolean
+}
+
+const linkClasses = cn('rounded-sm hover:underline', focusRing)
+
+export function ReleaseCard(props: ReleaseCardProps) {
+  const { release, listened, saving, error, onToggleListened, onGenreClick, activeGenres, compact } = props
+  const label = release.labels
+  const date = formatReleaseDate(release.release_date)
+
+  if (compact) {
+    return (
+      <article aria-label={`${release.title} by ${release.artist}`} data-release-id={release.id} className="flex w-36 shrink-0 flex-col gap-2 sm:w-40">
+        <a href={release.release_url} target="_blank" rel="noopener noreferrer" className={cn('block overflow-hidden rounded-lg', focusRing)} tabIndex={-1} aria-hidden="true">
+          <CoverImage src={release.image_url} alt="" className={cn('transition-opacity', listened && 'opacity-60')} />
+        </a>
+        <div className="min-w-0 flex-1">
+          <a href={release.release_url} target="_blank" rel="noopener noreferrer" className={cn('line-clamp-2 text-sm font-semibold text-zinc-900', linkClasses)}>
+            {release.title}
+          </a>
+          <p className="truncate text-xs text-zinc-600">{release.artist}</p>
+          {date && <p className="text-xs text-zinc-400">{date}</p>}
+        </div>
+        <ListenButton listened={listened} saving={saving} onToggle={onToggleListened} size="sm" />
+        {error && (
+          <p role="alert" className="text-xs text-red-600">
+            {error}
+          </p>
+        )}
+      </article>
+    )
+  }
+
+  return (
+    <article
+      aria-label={`${release.title} by ${release.artist}`}
+      data-release-id={release.id}
+      className="group flex flex-col overflow-hidden rounded-2xl border border-zinc-200 bg-white shadow-sm transition-shadow hover:shadow-md"
+    >
+      <a href={release.release_url} target="_blank" rel="noopener noreferrer" tabIndex={-1} aria-hidden="true" className="block">
+        <CoverImage src={release.image_url} alt="" className="transition-transform duration-300 group-hover:scale-[1.02]" />
+      </a>
+      <div className="flex flex-1 flex-col gap-3 p-4">
+        <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
+          {date && <time dateTime={release.release_date ?? undefined}>{date}</time>}
+          {date && label && <span aria-hidden="true">·</span>}
+          {label && (
+            <a href={label.label_url} target="_blank" rel="noopener noreferrer" className={cn('min-w-0 truncate font-medium text-violet-700', linkClasses)}>
+              {label.label_name}
+            </a>
+          )}
+        </div>
+        <div className="min-w-0">
+          <h3 className="text-base leading-snug font-semibold text-zinc-900">
+            <a href={release.release_url} target="_blank" rel="noopener noreferrer" className={cn('break-words', linkClasses)}>
+              {release.title}
+            </a>
+          </h3>
+          <p className="mt-0.5 truncate text-sm text-zinc-600">{release.artist}</p>
+        </div>
+        {release.genres.length > 0 && (
+          <ul aria-label="Genres" className="flex flex-wrap gap-1.5">
+            {release.genres.map((genre) => (
+              <li key={genre} className="max-w-full">
+                {onGenreClick ? (
+                  <Chip active={activeGenres?.includes(genre)} onClick={() => onGenreClick(genre)} aria-label={`Filter by genre ${genre}`}>
+                    {genre}
+                  </Chip>
+                ) : (
+                  <span className="inline-block max-w-full truncate rounded-full bg-zinc-100 px-2.5 py-0.5 text-xs font-medium text-zinc-600">{genre}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <div className="mt-auto">
+          <ListenButton listened={listened} saving={saving} onToggle={onToggleListened} />
+          {error && (
+            <p role="alert" className="mt-2 text-sm text-red-600">
+              {error}
+            </p>
+          )}
+        </div>
+      </div>
+    </article>
+  )
+}

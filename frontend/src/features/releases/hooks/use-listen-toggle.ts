@@ -1,0 +1,28 @@
+import { useOptimisticToggle, type OptimisticToggle } from '@/hooks/use-optimistic-toggle'
+import { messages } from '@/config/messages'
+import { useUser } from '@/lib/auth'
+import { classifyError } from '@/lib/errors'
+import { setListened } from '../api/set-listened'
+
+/** The error toast for a failed listen toggle (SPEC §8). */
+export function listenErrorMessage(error: unknown): string {
+  switch (classifyError(error)) {
+    case 'rate-limit':
+      return messages.listen.rateLimited
+    case 'network':
+      return messages.listen.network
+    default:
+      return messages.listen.failed
+  }
+}
+
+/** Optimistic listened/unlistened toggles for the signed-in user. */
+export function useListenToggle(): OptimisticToggle {
+  const user = useUser()
+  return useOptimisticToggle({
+    persist: (releaseId, next) => setListened(user.id, releaseId, next),
+    successMessage: (next) => (next ? messages.listen.marked : messages.listen.unmarked),
+    errorToast: listenErrorMessage,
+    inlineError: messages.listen.inlineFailed,
+  })
+}

@@ -1,0 +1,27 @@
+import { useEffect, useRef } from 'react'
+
+/**
+ * Calls `onLoadMore` when the returned sentinel element comes near the viewport. The
+ * observer is rebuilt whenever `version` changes (e.g. the item count), so a sentinel that
+ * is still visible after a short page triggers the next load too.
+ */
+export function useInfiniteScroll(onLoadMore: () => void, enabled: boolean, version: unknown) {
+  const sentinelRef = useRef<HTMLDivElement>(null)
+  const callback = useRef(onLoadMore)
+  callback.current = onLoadMore
+
+  useEffect(() => {
+    const node = sentinelRef.current
+    if (!enabled || !node || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) callback.current()
+      },
+      { rootMargin: '400px 0px' },
+    )
+    observer.observe(node)
+    return () => observer.disconnect()
+  }, [enabled, version])
+
+  return sentinelRef
+}

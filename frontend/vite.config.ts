@@ -1,0 +1,18 @@
+/// <reference types="vitest/config" />
+import react from '@vitejs/plugin-react'
+import tailwindcss from '@tailwindcss/vite'
+import { defineConfig } from 'vite'
+
+const srcDir = decodeURIComponent(new URL('./src', import.meta.url).pathname)
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': srcDir } },
+  build: { outDir: 'dist', assetsDir: 'assets', emptyOutDir: true },
+  test: {
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/testing/setup-tests.ts'],
+    restoreMocks: true,
+  },
+})

@@ -1,0 +1,181 @@
+package server
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+)
+
+// Context keys set by the middleware.
+const (
+	// KeyRole is "anon" or "service_role": what the apikey header grants.
+	KeyRole = "apikey_role"
+	// KeyRequestID is the request's id, also sent as X-Request-Id.
+	KeyRequestID = "request_id"
+)
+
+func requestID() echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			id := c.Request().Header.Get("X-Request-Id")
+			if id == "" || len(id) > 64 {
+				b := make([]byte, 8)
+				_, _ = rand.Read(b)
+				id = hex.EncodeToString(b)
+			}
+			c.Set(KeyRequestID, id)
+			c.Response().Header().Set("X-Request-Id", id)
+			return next(c)
+		}
+	}
+}
+
+// accessLog writes one line per request. Query strings are left out: they
+// can carry filter values that are personal data.
+func accessLog(log *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			start := time.Now()
+			err := next(c)
+			status := 0
+			if r, _ := echo.UnwrapResponse(c.Response()); r != nil {
+				status = r.Status
+			}
+			if err != nil {
+				// The error handler runs after us; report what it will send.
+				status = apierr.As(err).Status
+				if he, ok := err.(*echo.HTTPError); ok {
+					status = he.Code
+				}
+			}
+			log.Info("request",
+				"request_id", c.Get(KeyRequestID),
+				"method", c.Request().Method,
+				"path", c.Request().URL.Path,
+				"status", status,
+				"duration_ms", time.Since(start).Milliseconds(),
+				"ip", c.RealIP())
+			return err
+		}
+	}
+}
+
+func recoverPanics() echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) (err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					if r == http.ErrAbortHandler {
+						panic(r)
+					}
+					err = apierr.Internal(fmt.Errorf("panic: %v", r))
+				}
+			}()
+			return next(c)
+		}
+	}
+}
+
+// cors answers preflights and exposes the headers supabase-js must read:
+// without Content-Range every count is null, and without
+// X-Supabase-Api-Version every auth error code is lost.
+func cors(origins []string) echo.MiddlewareFunc {
+	any := len(origins) == 0
+	allowed := map[string]bool{}
+	for _, o := range origins {
+		if o == "*" {
+			any = true
+		}
+		allowed[strings.TrimRight(o, "/")] = true
+	}
+	const (
+		methods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
+		headers = "authorization, apikey, x-client-info, content-type, x-supabase-api-version, accept, accept-profile, content-profile, prefer, range, x-retry-count, x-request-id"
+		expose  = "Content-Range, Content-Location, X-Supabase-Api-Version, Retry-After, X-Sb-Error-Code, Preference-Applied, X-Request-Id"
+	)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			origin := c.Request().Header.Get("Origin")
+			h := c.Response().Header()
+			if origin != "" && (any || allowed[origin]) {
+				if any {
+					h.Set("Access-Control-Allow-Origin", "*")
+				} else {
+					h.Set("Access-Control-Allow-Origin", origin)
+					h.Add("Vary", "Origin")
+				}
+				h.Set("Access-Control-Expose-Headers", expose)
+				if c.Request().Method == http.MethodOptions && c.Request().Header.Get("Access-Control-Request-Method") != "" {
+					h.Set("Access-Control-Allow-Methods", methods)
+					h.Set("Access-Control-Allow-Headers", headers)
+					h.Set("Access-Control-Max-Age", "86400")
+					return c.NoContent(http.StatusNoContent)
+				}
+			}
+			return next(c)
+		}
+	}
+}
+
+// apiKeys requires the apikey header (or query parameter) to be the anon or
+// service-role key, as Supabase's API gateway does, and records which.
+func apiKeys(anon, service string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c *echo.Context) error {
+			if c.Request().Method == http.MethodOptions {
+				return next(c)
+			}
+			key := c.Request().Header.Get("apikey")
+			if key == "" {
+				key = c.QueryParam("apikey")
+			}
+			switch {
+			case key == "":
+				e := apierr.New(http.StatusUnauthorized, "no_api_key", "No API key found in request")
+				e.Hint = "No `apikey` request header or url param was found."
+				return e
+			case subtle.ConstantTimeCompare([]byte(key), []byte(service)) == 1:
+				c.Set(KeyRole, "service_role")
+			case subtle.ConstantTimeCompare([]byte(key), []byte(anon)) == 1:
+				c.Set(KeyRole, "anon")
+			default:
+				e := apierr.New(http.StatusUnauthorized, "invalid_api_key", "Invalid API key")
+				e.Hint = "Double check your `anon` or `service_role` API key."
+				return e
+			}
+			return next(c)
+		}
+	}
+}
+
+// ipExtractor reads the client IP from the connection, or from header when
+// the operator says a trusted proxy sets it. For X-Forwarded-For the
+// right-most entry is the one the trusted proxy appended.
+func ipExtractor(header string) echo.IPExtractor {
+	return func(r *http.Request) string {
+		if header != "" {
+			if v := r.Header.Get(header); v != "" {
+				parts := strings.Split(v, ",")
+				ip := strings.TrimSpace(parts[len(parts)-1])
+				if net.ParseIP(ip) != nil {
+					return ip
+				}
+			}
+		}
+		host, _, err := net.SplitHostPort(r.RemoteAddr)
+		if err != nil {
+			return r.RemoteAddr
+		}
+		return host
+	}
+}

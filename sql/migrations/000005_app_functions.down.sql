@@ -1,0 +1,17 @@
+DROP FUNCTION IF EXISTS public.get_latest_releases(uuid, bigint[], integer, integer);
+DROP FUNCTION IF EXISTS public.get_random_releases(uuid, bigint[], bigint[], integer, text[], integer);
+DROP FUNCTION IF EXISTS public.count_unfollowed_labels(uuid, text, text, text);
+DROP FUNCTION IF EXISTS public.count_followed_labels(uuid, text, text, text);
+DROP FUNCTION IF EXISTS public.get_unfollowed_labels(uuid, integer, integer, text, text, text);
+DROP FUNCTION IF EXISTS public.get_followed_labels(uuid, integer, integer, text, text, text);
+DROP FUNCTION IF EXISTS public.get_latest_releases_per_label(bigint[], integer);
+DROP FUNCTION IF EXISTS public.get_filtered_labels_by_listen_status(uuid, text, integer, integer, text);
+DROP FUNCTION IF EXISTS public.count_filtered_labels_by_listen_status(uuid, text, text);
+DROP FUNCTION IF EXISTS public.get_all_filtered_labels_by_listen_status(uuid, text);
+DROP FUNCTION IF EXISTS private.followed_or_filtered(uuid, bigint[], boolean);
+DROP FUNCTION IF EXISTS private.followed_labels_status(uuid);
+DROP FUNCTION IF EXISTS private.assert_filter_type(text);
+DROP FUNCTION IF EXISTS private.label_matches(text, text, text[], text, text, text);
+DROP FUNCTION IF EXISTS private.contains_pattern(text);
+DROP FUNCTION IF EXISTS private.assert_page(integer, integer);
+DROP FUNCTION IF EXISTS private.assert_caller(uuid);
