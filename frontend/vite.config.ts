@@ -8,7 +8,22 @@ const srcDir = decodeURIComponent(new URL('./src', import.meta.url).pathname)
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': srcDir } },
-  build: { outDir: 'dist', assetsDir: 'assets', emptyOutDir: true },
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    emptyOutDir: true,
+    rolldownOptions: {
+      output: {
+        // Libraries change less often than the app: separate chunks keep them cached.
+        codeSplitting: {
+          groups: [
+            { name: 'supabase', test: /node_modules[\\/]@supabase/ },
+            { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+          ],
+        },
+      },
+    },
+  },
   test: {
     environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],

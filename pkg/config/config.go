@@ -318,3 +318,20 @@ func (p *parser) list(name string, def []string) []string {
 	}
 	return out
 }
+
+// DatabaseURL reads only DATABASE_URL (or DATABASE_URL_FILE), for commands
+// such as migrate and invite that need nothing else.
+func DatabaseURL(getenv Getenv) (string, error) {
+	p := parser{getenv: getenv}
+	u := p.secret("DATABASE_URL", "")
+	if len(p.errs) > 0 {
+		return "", errors.Join(p.errs...)
+	}
+	if u == "" {
+		return "", errors.New("DATABASE_URL is required (a PostgreSQL URL of an owner or superuser)")
+	}
+	if err := checkPostgresURL(u); err != nil {
+		return "", fmt.Errorf("DATABASE_URL: %w", err)
+	}
+	return u, nil
+}

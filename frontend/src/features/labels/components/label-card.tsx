@@ -28,7 +28,11 @@ export function LabelCard({ label, followed, saving, error, activeTag, onToggleF
     <article aria-label={name} data-label-id={label.id} className="flex min-w-0 flex-col gap-3 rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm">
       <div className="flex items-start justify-between gap-3">
         <div className="flex min-w-0 items-center gap-3">
-          <span aria-hidden="true" className="flex size-10 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br from-violet-500 to-fuchsia-500 text-sm font-bold text-white uppercase">
+          <span
+            aria-hidden="true"
+            style={{ background: `linear-gradient(135deg, hsl(${(label.id * 47) % 360} 70% 55%), hsl(${(label.id * 47 + 50) % 360} 65% 40%))` }}
+            className="flex size-10 shrink-0 items-center justify-center rounded-xl text-sm font-bold text-white uppercase"
+          >
             {name.slice(0, 1)}
           </span>
           <h3 className="min-w-0 font-semibold text-zinc-900">

@@ -62,7 +62,13 @@ export function ReleaseCard(props: ReleaseCardProps) {
           {date && <time dateTime={release.release_date ?? undefined}>{date}</time>}
           {date && label && <span aria-hidden="true">·</span>}
           {label && (
-            <a href={label.label_url} target="_blank" rel="noopener noreferrer" className={cn('min-w-0 truncate font-medium text-violet-700', linkClasses)}>
+            <a
+              href={label.label_url}
+              target="_blank"
+              rel="noopener noreferrer"
+              data-testid="label-link"
+              className={cn('min-w-0 truncate font-medium text-violet-700', linkClasses)}
+            >
               {label.label_name}
             </a>
           )}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/demo"
+	"github.com/labelbase/labelbase/pkg/invite"
+	"github.com/labelbase/labelbase/pkg/pgcluster"
+)
+
+const (
+	devDatabase  = "labelbase"
+	devURLFile   = "database-url"
+	devSecretTxt = "jwt-secret"
+)
+
+// devDataDir is where `labelbase dev` keeps its state: LABELBASE_DATA_DIR,
+// or .data in the working directory.
+func devDataDir() string {
+	if d := os.Getenv("LABELBASE_DATA_DIR"); d != "" {
+		return d
+	}
+	return ".data"
+}
+
+// runDev is the zero-setup local run: a private PostgreSQL cluster in the
+// data directory (created on first start, reused after), migrations, the
+// demo catalogue when the catalogue is empty, a fresh invite code, and the
+// gateway on LISTEN_ADDR (default :8080). Ctrl-C stops the server and then
+// the cluster.
+func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) > 0 {
+		return usageError{"dev takes no arguments; configure it with environment variables"}
+	}
+	dir, err := filepath.Abs(devDataDir())
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "postgres"), Log: log})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := cluster.Stop(); err != nil {
+			log.Error("stopping PostgreSQL", "err", err)
+		} else {
+			log.Info("PostgreSQL stopped")
+		}
+	}()
+	dbURL := cluster.URL(devDatabase)
+	if err := ensureDatabase(ctx, cluster.URL("postgres"), devDatabase); err != nil {
+		return err
+	}
+	urlFile := filepath.Join(dir, devURLFile)
+	if err := os.WriteFile(urlFile, []byte(dbURL+"\n"), 0o600); err != nil {
+		return err
+	}
+	defer os.Remove(urlFile)
+
+	secret, err := devSecret(dir)
+	if err != nil {
+		return err
+	}
+	cfg, err := config.Load(func(k string) string {
+		switch k {
+		case "DATABASE_URL":
+			return dbURL
+		case "REST_DATABASE_URL", "DATABASE_URL_FILE", "REST_DATABASE_URL_FILE":
+			return ""
+		case "JWT_SECRET":
+			if v := os.Getenv(k); v != "" {
+				return v
+			}
+			return secret
+		}
+		return os.Getenv(k)
+	})
+	if err != nil {
+		return err
+	}
+	if err := migrateUp(cfg.DatabaseURL, log); err != nil {
+		return err
+	}
+	code, err := prepareDevData(ctx, cfg.DatabaseURL, log)
+	if err != nil {
+		return err
+	}
+	return serve(ctx, cfg, log, func(addr net.Addr) {
+		port := addr.(*net.TCPAddr).Port
+		fmt.Fprintf(stdout, "\nLabelbase is running: http://localhost:%d\n", port)
+		fmt.Fprintf(stdout, "Invite code (5 sign-ups, 7 days): %s\n", code)
+		fmt.Fprintf(stdout, "More codes: go run ./cmd/labelbase invite create   •   Stop: Ctrl-C\n\n")
+	})
+}
+
+func ensureDatabase(ctx context.Context, adminURL, name string) error {
+	conn, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	var exists bool
+	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
+		return err
+	}
+	if exists {
+		return nil
+	}
+	_, err = conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize())
+	return err
+}
+
+// devSecret keeps a random JWT secret in the data directory, so sessions
+// survive restarts of `labelbase dev`.
+func devSecret(dir string) (string, error) {
+	path := filepath.Join(dir, devSecretTxt)
+	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+		return strings.TrimSpace(string(b)), nil
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return "", err
+	}
+	s := hex.EncodeToString(buf)
+	return s, os.WriteFile(path, []byte(s+"\n"), 0o600)
+}
+
+func prepareDevData(ctx context.Context, dbURL string, log *slog.Logger) (string, error) {
+	pool, err := pgxpool.New(ctx, dbURL)
+	if err != nil {
+		return "", err
+	}
+	defer pool.Close()
+	loaded, err := demo.Load(ctx, pool, time.Now())
+	if err != nil {
+		return "", err
+	}
+	if loaded {
+		log.Info("loaded the demo catalogue", "labels", demo.Labels, "releases", demo.Releases)
+	}
+	c, err := invite.Create(ctx, pool, invite.Options{MaxUses: 5, TTL: 7 * 24 * time.Hour, Note: "printed by labelbase dev"})
+	if err != nil {
+		return "", err
+	}
+	return c.Code, nil
+}

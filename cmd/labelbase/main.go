@@ -1,0 +1,108 @@
+// Command labelbase is the Labelbase gateway and its admin tool.
+//
+//	labelbase dev                         zero-setup local run (private PostgreSQL in .data/)
+//	labelbase serve                       production entry point on DATABASE_URL
+//	labelbase migrate up|down|version     schema migrations
+//	labelbase invite create|list|revoke   invite codes
+//	labelbase keys                        print the anon and service-role keys
+//	labelbase demo                        load the demo catalogue
+//	labelbase crawl --once                run one ingest pass
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+const usage = `labelbase — a Supabase-compatible gateway and the Labelbase app
+
+Usage:
+  labelbase dev                              run everything locally: private PostgreSQL in .data/,
+                                             migrations, demo data, http://localhost:8080
+  labelbase serve [--migrate=false]          serve on DATABASE_URL (production)
+  labelbase migrate up|down|version          apply, revert or show schema migrations
+  labelbase invite create [--uses N] [--expires DURATION] [--note TEXT]
+                                             print a new invite code
+  labelbase invite list                      list invite codes
+  labelbase invite revoke CODE               make a code unusable
+  labelbase keys                             print the anon and service-role API keys
+  labelbase demo                             load the demo catalogue into an empty database
+  labelbase crawl --once                     process queued label URLs and crawl releases once
+
+Configuration is read from the environment; see README.md.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "labelbase:", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
+
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg + "\n\n" + usage }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"no command given"}
+	}
+	log := newLogger(stderr, os.Getenv("LOG_LEVEL"), os.Getenv("LOG_FORMAT"))
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "dev":
+		return runDev(ctx, rest, stdout, log)
+	case "serve":
+		return runServe(ctx, rest, log)
+	case "migrate":
+		return runMigrate(ctx, rest, stdout, log)
+	case "invite":
+		return runInvite(ctx, rest, stdout, log)
+	case "keys":
+		return runKeys(stdout)
+	case "demo":
+		return runDemo(ctx, stdout, log)
+	case "crawl":
+		cfg, err := loadConfig()
+		if err != nil {
+			return err
+		}
+		return runCrawl(ctx, cfg, rest, log)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		return usageError{fmt.Sprintf("unknown command %q", cmd)}
+	}
+}
+
+func newLogger(w io.Writer, level, format string) *slog.Logger {
+	var l slog.Level
+	switch strings.ToLower(level) {
+	case "debug":
+		l = slog.LevelDebug
+	case "warn":
+		l = slog.LevelWarn
+	case "error":
+		l = slog.LevelError
+	default:
+		l = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: l}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/labelbase/labelbase/pkg/app"
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/migrate"
+	"github.com/labelbase/labelbase/pkg/server"
+)
+
+func loadConfig() (*config.Config, error) {
+	return config.Load(os.Getenv)
+}
+
+func runServe(ctx context.Context, args []string, log *slog.Logger) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	doMigrate := fs.Bool("migrate", true, "apply pending migrations before serving")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	cfg, err := loadConfig()
+	if err != nil {
+		return err
+	}
+	if *doMigrate {
+		if err := migrateUp(cfg.DatabaseURL, log); err != nil {
+			return err
+		}
+	}
+	return serve(ctx, cfg, log, nil)
+}
+
+// serve runs the gateway until ctx ends. SIGUSR1 reloads the REST schema
+// cache, as it does for PostgREST.
+func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, ready func(net.Addr)) error {
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	bgCtx, cancel := context.WithCancel(ctx)
+	defer a.Close()
+	defer cancel()
+	a.StartBackground(bgCtx, true)
+
+	usr1 := make(chan os.Signal, 1)
+	signal.Notify(usr1, syscall.SIGUSR1)
+	defer signal.Stop(usr1)
+	go func() {
+		for {
+			select {
+			case <-bgCtx.Done():
+				return
+			case <-usr1:
+				if err := a.REST.Reload(bgCtx); err != nil {
+					log.Error("schema cache reload failed", "err", err)
+				} else {
+					log.Info("schema cache reloaded (SIGUSR1)")
+				}
+			}
+		}
+	}()
+	if !a.WebBuilt {
+		log.Warn("this binary has no built web app; / serves a placeholder (build it with: go tool task build)")
+	}
+	log.Info("labelbase listening", "addr", cfg.ListenAddr)
+	return server.Serve(ctx, cfg.ListenAddr, a.Handler, log, ready)
+}
+
+func migrateUp(databaseURL string, log *slog.Logger) error {
+	m, err := migrate.New(databaseURL)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	if err := m.Up(); err != nil {
+		return err
+	}
+	v, _, err := m.Version()
+	if err != nil {
+		return err
+	}
+	log.Info("database schema is up to date", "version", v)
+	return nil
+}

@@ -1,0 +1,39 @@
+import { createBrowserRouter, type RouteObject } from 'react-router'
+import { AppLayout } from '@/components/layouts/app-layout'
+import { PageSpinner } from '@/components/ui/spinner'
+import { paths } from '@/config/paths'
+import { ProtectedRoute, PublicOnlyRoute } from './routes/guards'
+
+type RouteModule = { default: React.ComponentType }
+const lazyRoute = (load: () => Promise<RouteModule>) => async () => ({ Component: (await load()).default })
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    hydrateFallbackElement: <PageSpinner />,
+    children: [
+      {
+        element: <PublicOnlyRoute />,
+        children: [
+          { path: paths.login.path, lazy: lazyRoute(() => import('./routes/login')) },
+          { path: paths.signup.path, lazy: lazyRoute(() => import('./routes/signup')) },
+        ],
+      },
+      {
+        element: <ProtectedRoute />,
+        children: [
+          { path: paths.home.path, lazy: lazyRoute(() => import('./routes/new-releases')) },
+          { path: paths.labels.path, lazy: lazyRoute(() => import('./routes/labels')) },
+          { path: paths.explore.path, lazy: lazyRoute(() => import('./routes/explore')) },
+          { path: paths.collection.path, lazy: lazyRoute(() => import('./routes/collection')) },
+          { path: paths.changePassword.path, lazy: lazyRoute(() => import('./routes/change-password')) },
+        ],
+      },
+      { path: '*', lazy: lazyRoute(() => import('./routes/not-found')) },
+    ],
+  },
+]
+
+export function createRouter() {
+  return createBrowserRouter(routes)
+}

@@ -1,0 +1,25 @@
+import { Navigate, Outlet, useLocation } from 'react-router'
+import { PageSpinner } from '@/components/ui/spinner'
+import { paths } from '@/config/paths'
+import { redirectTarget } from '@/features/auth/components/redirect-target'
+import { useAuth } from '@/lib/auth'
+
+/** Signed-in users only: a spinner while auth loads, /login when signed out. */
+export function ProtectedRoute() {
+  const { status } = useAuth()
+  const location = useLocation()
+  if (status === 'loading') return <PageSpinner />
+  if (status === 'signed-out') {
+    return <Navigate to={paths.login.getHref()} replace state={{ from: `${location.pathname}${location.search}` }} />
+  }
+  return <Outlet />
+}
+
+/** /login and /signup: signed-in users are sent on (home, or where they came from). */
+export function PublicOnlyRoute() {
+  const { status } = useAuth()
+  const location = useLocation()
+  if (status === 'loading') return <PageSpinner />
+  if (status === 'signed-in') return <Navigate to={redirectTarget(location.state)} replace />
+  return <Outlet />
+}

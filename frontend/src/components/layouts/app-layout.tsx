@@ -1,0 +1,17 @@
+import { Outlet } from 'react-router'
+import { NavBar } from './nav-bar'
+
+export function AppLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a href="#main" className="sr-only z-50 rounded-lg bg-white px-4 py-2 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:outline-2 focus:outline-violet-600">
+        Skip to content
+      </a>
+      <NavBar />
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-10">
+        <Outlet />
+      </main>
+      <footer className="border-t border-zinc-200 py-6 text-center text-xs text-zinc-500">Labelbase · follow the labels you love</footer>
+    </div>
+  )
+}

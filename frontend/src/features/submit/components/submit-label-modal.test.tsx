@@ -1,0 +1,111 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { messages } from '@/config/messages'
+import { renderWithProviders, testUser } from '@/testing/test-utils'
+import { submitLabel } from '../api/submit-label'
+import { SubmitLabelButton, SubmitLabelModal } from './submit-label-modal'
+
+vi.mock('../api/submit-label', () => ({ submitLabel: vi.fn() }))
+const submitMock = vi.mocked(submitLabel)
+
+function openModal(status: 'signed-in' | 'signed-out' = 'signed-in') {
+  const onClose = vi.fn()
+  renderWithProviders(<SubmitLabelModal open onClose={onClose} />, status)
+  return { onClose, input: screen.getByLabelText('Bandcamp label URL') as HTMLInputElement }
+}
+
+const type = (input: HTMLInputElement, value: string) => fireEvent.change(input, { target: { value } })
+const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
+
+describe('SubmitLabelModal', () => {
+  beforeEach(() => submitMock.mockReset())
+
+  it('shows each validation message while typing', () => {
+    const { input } = openModal()
+    type(input, 'https://example.com/x')
+    expect(screen.getByRole('alert').textContent).toBe(messages.submit.notBandcamp)
+    type(input, 'label.bandcamp.com')
+    expect(screen.getByRole('alert').textContent).toBe(messages.submit.notAUrl)
+    type(input, 'https://bandcamp.com/discover')
+    expect(screen.getByRole('alert').textContent).toBe(messages.submit.badShape('https://bandcamp.com'))
+    type(input, 'https://Label.bandcamp.com/music/')
+    expect(screen.queryByRole('alert')).toBeNull()
+    expect(screen.getByText('Will be submitted as https://label.bandcamp.com')).toBeTruthy()
+  })
+
+  it('refuses an invalid URL at submit time without calling the server', () => {
+    const { input } = openModal()
+    type(input, 'https://bandcamp.com')
+    submit()
+    expect(screen.getByText(messages.submit.invalidAtSubmit)).toBeTruthy()
+    expect(submitMock).not.toHaveBeenCalled()
+  })
+
+  it('submits the normalised URL and closes on success', async () => {
+    submitMock.mockResolvedValue('submitted')
+    const { input, onClose } = openModal()
+    type(input, '  https://Label.Bandcamp.com/  ')
+    submit()
+    await screen.findByText(messages.submit.success)
+    expect(submitMock).toHaveBeenCalledWith(testUser.id, 'https://label.bandcamp.com')
+    expect(onClose).toHaveBeenCalled()
+  })
+
+  it('reports a URL that is already queued', async () => {
+    submitMock.mockResolvedValue('already-queued')
+    const { input } = openModal()
+    type(input, 'https://label.bandcamp.com')
+    submit()
+    const toast = await screen.findByText(messages.submit.alreadyQueued)
+    expect(toast.closest('[role="status"]')).not.toBeNull()
+  })
+
+  it('reports a failed submission', async () => {
+    submitMock.mockResolvedValue('failed')
+    const { input, onClose } = openModal()
+    type(input, 'https://label.bandcamp.com')
+    submit()
+    const toast = await screen.findByText(messages.submit.failed)
+    expect(toast.closest('[role="alert"]')).not.toBeNull()
+    expect(onClose).not.toHaveBeenCalled()
+  })
+
+  it('requires a signed-in user', () => {
+    const { input } = openModal('signed-out')
+    type(input, 'https://label.bandcamp.com')
+    submit()
+    expect(screen.getByText(messages.submit.mustBeLoggedIn)).toBeTruthy()
+    expect(submitMock).not.toHaveBeenCalled()
+  })
+})
+
+describe('SubmitLabelButton dialog', () => {
+  it('moves focus into the dialog, closes on Escape and returns focus to the opener', async () => {
+    renderWithProviders(<SubmitLabelButton />)
+    const opener = screen.getByRole('button', { name: 'Submit a label' })
+    opener.focus()
+    fireEvent.click(opener)
+    const dialog = screen.getByRole('dialog', { name: 'Submit a label' })
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Bandcamp label URL')))
+    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    act(() => {
+      fireEvent.keyDown(document, { key: 'Escape' })
+    })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(opener)
+  })
+
+  it('keeps Tab focus inside the dialog', () => {
+    renderWithProviders(<SubmitLabelButton />)
+    fireEvent.click(screen.getByRole('button', { name: 'Submit a label' }))
+    const close = screen.getByRole('button', { name: 'Close dialog' })
+    const input = screen.getByLabelText('Bandcamp label URL')
+    fireEvent.change(input, { target: { value: 'https://label.bandcamp.com' } })
+    const last = screen.getByRole('button', { name: 'Submit' })
+    last.focus()
+    fireEvent.keyDown(document, { key: 'Tab' })
+    expect(document.activeElement).toBe(close)
+    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true })
+    expect(document.activeElement).toBe(last)
+  })
+})

@@ -1,0 +1,87 @@
+import { act, fireEvent, screen } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { messages } from '@/config/messages'
+import { createThrottle } from '@/lib/throttle'
+import { renderWithProviders } from '@/testing/test-utils'
+import { useOptimisticToggle, type OptimisticToggleOptions } from './use-optimistic-toggle'
+
+function Harness(props: Omit<OptimisticToggleOptions, 'successMessage' | 'errorToast' | 'inlineError'>) {
+  const toggle = useOptimisticToggle({
+    ...props,
+    successMessage: (next) => (next ? 'on' : 'off'),
+    errorToast: () => 'toast failure',
+    inlineError: 'inline failure',
+  })
+  return (
+    <ul>
+      {[1, 2].map((id) => {
+        const value = toggle.valueOf(id, false)
+        return (
+          <li key={id}>
+            <button type="button" onClick={() => toggle.toggle(id, value)} aria-busy={toggle.isSaving(id)}>
+              item {id}: {value ? 'yes' : 'no'}
+            </button>
+            {toggle.errorOf(id) && <p>{toggle.errorOf(id)}</p>}
+          </li>
+        )
+      })}
+    </ul>
+  )
+}
+
+function deferred() {
+  let resolve!: () => void
+  let reject!: (e: unknown) => void
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  return { promise, resolve, reject }
+}
+
+const noThrottle = () => createThrottle(0)
+
+describe('useOptimisticToggle', () => {
+  it('flips at once, ignores clicks while saving, then confirms', async () => {
+    const pending = deferred()
+    const persist = vi.fn(() => pending.promise)
+    const onSuccess = vi.fn()
+    renderWithProviders(<Harness persist={persist} onSuccess={onSuccess} throttle={noThrottle()} />)
+    fireEvent.click(screen.getByText('item 1: no'))
+    expect(screen.getByText('item 1: yes').getAttribute('aria-busy')).toBe('true')
+    fireEvent.click(screen.getByText('item 1: yes'))
+    expect(persist).toHaveBeenCalledTimes(1)
+    expect(persist).toHaveBeenCalledWith(1, true)
+    await act(async () => pending.resolve())
+    expect(screen.getByText('item 1: yes').getAttribute('aria-busy')).toBe('false')
+    expect(screen.getByRole('status').textContent).toContain('on')
+    expect(onSuccess).toHaveBeenCalledWith(1, true)
+  })
+
+  it('rolls back and shows both errors when saving fails', async () => {
+    const pending = deferred()
+    renderWithProviders(<Harness persist={() => pending.promise} throttle={noThrottle()} />)
+    fireEvent.click(screen.getByText('item 2: no'))
+    expect(screen.getByText('item 2: yes')).toBeTruthy()
+    await act(async () => pending.reject(new Error('nope')))
+    expect(screen.getByText('item 2: no')).toBeTruthy()
+    expect(screen.getByText('inline failure')).toBeTruthy()
+    expect(screen.getByRole('alert').textContent).toContain('toast failure')
+  })
+
+  it('refuses a second toggle within the throttle window', async () => {
+    let now = 0
+    const throttle = createThrottle(300, () => now)
+    const persist = vi.fn(async () => {})
+    renderWithProviders(<Harness persist={persist} throttle={throttle} />)
+    await act(async () => fireEvent.click(screen.getByText('item 1: no')))
+    now = 100
+    await act(async () => fireEvent.click(screen.getByText('item 2: no')))
+    expect(persist).toHaveBeenCalledTimes(1)
+    expect(screen.getByText(messages.toggle.tooFast)).toBeTruthy()
+    expect(screen.getByText('item 2: no')).toBeTruthy()
+    now = 400
+    await act(async () => fireEvent.click(screen.getByText('item 2: no')))
+    expect(persist).toHaveBeenCalledTimes(2)
+  })
+})

@@ -1,0 +1,111 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/labelbase/labelbase/pkg/app"
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/demo"
+	"github.com/labelbase/labelbase/pkg/invite"
+	"github.com/labelbase/labelbase/pkg/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// The acceptance suites drive a real gateway on a throwaway database with
+// the real supabase-js client (contract) and Debian's Chromium through
+// playwright-core (journeys). They need Node, the frontend's node_modules
+// and a built frontend, so they run when LABELBASE_ACCEPTANCE=1, which the
+// README's test command (go tool task test) sets.
+func requireAcceptance(t *testing.T) {
+	t.Helper()
+	if os.Getenv("LABELBASE_ACCEPTANCE") != "1" {
+		t.Skip("set LABELBASE_ACCEPTANCE=1 (go tool task test does) to run the supabase-js and browser suites")
+	}
+}
+
+func TestContractSuites(t *testing.T) {
+	requireAcceptance(t)
+	runNodeSuite(t, "test:contract")
+}
+
+func TestBrowserJourneys(t *testing.T) {
+	requireAcceptance(t)
+	runNodeSuite(t, "test:e2e")
+}
+
+// runNodeSuite starts the assembled gateway on a fresh database with the
+// demo catalogue and a many-use invite code, then runs an npm script of the
+// frontend against it.
+func runNodeSuite(t *testing.T, script string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := pgtest.New(t)
+	env := map[string]string{
+		"DATABASE_URL":   db.URL,
+		"JWT_SECRET":     "acceptance-secret-acceptance-secret-0123456789",
+		"BCRYPT_COST":    "4",
+		"CRAWL_DISABLED": "true",
+		// The suites sign up and in many times from one address.
+		"RATE_LIMIT_TOKEN_PER_HOUR":       "100000",
+		"RATE_LIMIT_SIGNUP_PER_5MIN":      "100000",
+		"RATE_LIMIT_USER_UPDATE_PER_5MIN": "100000",
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := demo.Load(ctx, db.Pool, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	code, err := invite.Create(ctx, db.Pool, invite.Options{MaxUses: 100000, Note: "acceptance"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bg, stopBG := context.WithCancel(ctx)
+	a.StartBackground(bg, false)
+	defer func() { stopBG(); a.Close() }()
+	if script == "test:e2e" && !a.WebBuilt {
+		t.Fatal("the web app is not built into this test binary: run `npm --prefix frontend run build` first")
+	}
+	srv := httptest.NewServer(a.Handler)
+	defer srv.Close()
+
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	artifacts := os.Getenv("LABELBASE_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = filepath.Join(root, "frontend", "test-results")
+	}
+	cmd := exec.CommandContext(ctx, "npm", "--prefix", filepath.Join(root, "frontend"), "run", "--silent", script)
+	cmd.Env = append(os.Environ(),
+		"LABELBASE_URL="+srv.URL,
+		"LABELBASE_ANON_KEY="+cfg.AnonKey,
+		"LABELBASE_SERVICE_ROLE_KEY="+cfg.ServiceRoleKey,
+		"LABELBASE_INVITE_CODE="+code.Code,
+		"LABELBASE_ARTIFACTS="+artifacts,
+	)
+	// Node's own report goes straight to the terminal, so CI shows each
+	// test and the pass/fail totals.
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("npm run %s: %v", script, err)
+	}
+	fmt.Fprintf(os.Stdout, "npm run %s passed against %s\n", script, srv.URL)
+}

@@ -1,0 +1,70 @@
+package auth
+
+import (
+	"strings"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/labelbase/labelbase/pkg/token"
+)
+
+// accessClaims are GoTrue's access-token claims. aud is overridden to be a
+// plain string, as GoTrue writes it; jwt's ClaimStrings would write a
+// one-element array, which some verifiers compare as a string and reject.
+type accessClaims struct {
+	token.Claims
+	Aud string `json:"aud"`
+}
+
+// issueSession signs an access token for u in sessionID and returns the
+// response body /token and /signup send. authAt is when the session's
+// password check happened; it goes into amr and survives refreshes.
+func (a *API) issueSession(u *user, sessionID, refresh string, authAt, now time.Time) (*sessionResponse, error) {
+	exp := now.Add(a.cfg.JWTExpiry)
+	aud := u.Aud
+	if aud == "" {
+		aud = "authenticated"
+	}
+	role := u.Role
+	if role == "" {
+		role = "authenticated"
+	}
+	claims := accessClaims{
+		Claims: token.Claims{
+			RegisteredClaims: jwt.RegisteredClaims{
+				Subject:   u.ID,
+				Issuer:    a.issuer,
+				IssuedAt:  jwt.NewNumericDate(now),
+				ExpiresAt: jwt.NewNumericDate(exp),
+			},
+			Email:        u.Email,
+			Phone:        u.Phone,
+			AppMetadata:  u.AppMetadata,
+			UserMetadata: u.UserMetadata,
+			Role:         role,
+			AAL:          "aal1",
+			AMR:          []token.AMREntry{{Method: "password", Timestamp: authAt.Unix()}},
+			SessionID:    sessionID,
+			IsAnonymous:  u.IsAnonymous,
+		},
+		Aud: aud,
+	}
+	signed, err := token.Sign(a.cfg.JWTSecret, claims)
+	if err != nil {
+		return nil, err
+	}
+	return &sessionResponse{
+		AccessToken:  signed,
+		TokenType:    "bearer",
+		ExpiresIn:    int64(a.cfg.JWTExpiry / time.Second),
+		ExpiresAt:    exp.Unix(),
+		RefreshToken: refresh,
+		User:         u,
+	}, nil
+}
+
+// issuerFor is GoTrue's iss: the public URL of the auth API.
+func issuerFor(siteURL string) string {
+	return strings.TrimRight(siteURL, "/") + "/auth/v1"
+}

@@ -1,0 +1,106 @@
+package auth
+
+import (
+	"net/http"
+	"net/mail"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/labstack/echo/v5"
+)
+
+// signupParams is the body supabase-js's signUp sends. code_challenge and
+// gotrue_meta_security are accepted and ignored: the flow is implicit and
+// there is no CAPTCHA.
+type signupParams struct {
+	Email    string         `json:"email"`
+	Phone    string         `json:"phone"`
+	Password string         `json:"password"`
+	Data     map[string]any `json:"data"`
+}
+
+// signup handles POST /signup. Users are confirmed at once, so the answer
+// is a session and supabase-js emits SIGNED_IN. The invite code travels in
+// data.invite_code and is checked (and consumed) by the database in the
+// same INSERT; redirect_to is accepted for compatibility but no email is
+// ever sent.
+func (a *API) signup(c *echo.Context) error {
+	if err := a.signupLimit.check(c.RealIP()); err != nil {
+		return err
+	}
+	if a.cfg.DisableSignup {
+		return unprocessable(codeSignupDisabled, "Signups not allowed for this instance")
+	}
+	var p signupParams
+	if err := a.decodeBody(c, &p); err != nil {
+		return err
+	}
+	if p.Email == "" && p.Phone != "" {
+		return unprocessable(codePhoneProviderDisabled, "Phone signups are disabled")
+	}
+	email, err := normaliseEmail(p.Email)
+	if err != nil {
+		return err
+	}
+	if p.Password == "" {
+		return badRequest(codeValidationFailed, "Signup requires a valid password")
+	}
+	if err := a.checkPassword(p.Password); err != nil {
+		return err
+	}
+	// Hash before the transaction: bcrypt is the slow part and must not
+	// hold a connection or the invite row's lock.
+	hash, err := a.hashPassword(p.Password)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	cl := clientOf(c)
+	var resp *sessionResponse
+	err = a.tx(ctx, func(tx pgx.Tx) error {
+		now := a.now()
+		u, err := insertUser(ctx, tx, newUser{Email: email, PasswordHash: hash, UserMetadata: p.Data, Now: now})
+		if err != nil {
+			return err
+		}
+		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl)
+		if err != nil {
+			return err
+		}
+		e := a.audit(u, actionSignedUp, logTeam, cl)
+		e.Traits = map[string]any{"provider": "email"}
+		if err := insertAudit(ctx, tx, e); err != nil {
+			return err
+		}
+		resp, err = a.issueSession(u, sid, refresh, now, now)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, resp)
+}
+
+// normaliseEmail trims and lower-cases an address, as GoTrue stores them,
+// and refuses anything that is not a plain addr-spec with a dotted domain.
+func normaliseEmail(s string) (string, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return "", badRequest(codeValidationFailed, "To signup, please provide your email")
+	}
+	invalid := badRequest(codeValidationFailed, "Unable to validate email address: invalid format")
+	if len(s) > 255 {
+		return "", invalid
+	}
+	addr, err := mail.ParseAddress(s)
+	if err != nil || addr.Address != s || addr.Name != "" {
+		return "", invalid
+	}
+	at := strings.LastIndexByte(s, '@')
+	domain := s[at+1:]
+	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") ||
+		strings.ContainsAny(s, " \t\r\n<>()[],;:\"\\") {
+		return "", invalid
+	}
+	return s, nil
+}

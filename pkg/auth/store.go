@@ -1,0 +1,377 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"github.com/jackc/pgerrcode"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// This file holds every SQL statement of the package. Each function takes a
+// dbtx so it runs on the pool or inside a transaction alike, and each
+// returns errors already passed through translate: callers see errNotFound,
+// an *apierr.Error for the failures a client caused, or a wrapped cause
+// that the server renders as a 500.
+
+type dbtx interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// errNotFound is what a lookup that matched no row returns.
+var errNotFound = errors.New("auth: not found")
+
+// translate is the one place pgx errors become the package's errors.
+func translate(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return errNotFound
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) {
+		switch {
+		case pg.Code == pgerrcode.UniqueViolation && pg.ConstraintName == "users_email_partial_key":
+			return unprocessable(codeUserAlreadyExists, msgUserExists).WithCause(err)
+		// The invite trigger (000004_app_invites) refuses the row with this
+		// detail whether the code is missing, unknown, expired, revoked or
+		// used up; the client is told only that it is invalid.
+		case pg.Code == "P0001" && pg.Detail == "invalid_invite_code":
+			return unprocessable(codeInvalidInviteCode, msgInvalidInviteCode).WithCause(err)
+		}
+	}
+	return fmt.Errorf("auth: %s: %w", op, err)
+}
+
+const userColumns = `u.id::text, coalesce(u.aud, ''), coalesce(u.role, ''), coalesce(u.email, ''),
+	u.email_confirmed_at, coalesce(u.phone, ''), u.confirmed_at, u.last_sign_in_at,
+	u.raw_app_meta_data, u.raw_user_meta_data, u.created_at, u.updated_at, u.is_anonymous,
+	coalesce(u.encrypted_password, ''), u.banned_until`
+
+func scanUser(row pgx.Row) (*user, error) {
+	u := &user{}
+	err := row.Scan(&u.ID, &u.Aud, &u.Role, &u.Email, &u.EmailConfirmedAt, &u.Phone, &u.ConfirmedAt,
+		&u.LastSignInAt, &u.AppMetadata, &u.UserMetadata, &u.CreatedAt, &u.UpdatedAt, &u.IsAnonymous,
+		&u.passwordHash, &u.bannedUntil)
+	if err != nil {
+		return nil, err
+	}
+	if u.AppMetadata == nil {
+		u.AppMetadata = map[string]any{}
+	}
+	if u.UserMetadata == nil {
+		u.UserMetadata = map[string]any{}
+	}
+	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
+	for _, t := range []**time.Time{&u.EmailConfirmedAt, &u.ConfirmedAt, &u.LastSignInAt, &u.bannedUntil} {
+		if *t != nil {
+			v := (*t).UTC()
+			*t = &v
+		}
+	}
+	return u, nil
+}
+
+// userByEmail finds a live, non-SSO user by lower-cased email, with
+// identities.
+func userByEmail(ctx context.Context, q dbtx, email string) (*user, error) {
+	u, err := scanUser(q.QueryRow(ctx, `SELECT `+userColumns+` FROM auth.users u
+		WHERE u.email = $1 AND u.is_sso_user = false AND u.deleted_at IS NULL`, email))
+	if err != nil {
+		return nil, translate("find user by email", err)
+	}
+	return u, loadIdentities(ctx, q, u)
+}
+
+// userByID finds a live user, with identities. forUpdate locks the row.
+func userByID(ctx context.Context, q dbtx, id string, forUpdate bool) (*user, error) {
+	sql := `SELECT ` + userColumns + ` FROM auth.users u WHERE u.id = $1::uuid AND u.deleted_at IS NULL`
+	if forUpdate {
+		sql += ` FOR UPDATE`
+	}
+	u, err := scanUser(q.QueryRow(ctx, sql, id))
+	if err != nil {
+		return nil, translate("find user by id", err)
+	}
+	return u, loadIdentities(ctx, q, u)
+}
+
+func loadIdentities(ctx context.Context, q dbtx, u *user) error {
+	rows, err := q.Query(ctx, `SELECT id::text, provider_id, user_id::text, identity_data, provider,
+		last_sign_in_at, created_at, updated_at, coalesce(email, '')
+		FROM auth.identities WHERE user_id = $1::uuid ORDER BY created_at, id`, u.ID)
+	if err != nil {
+		return translate("load identities", err)
+	}
+	ids, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (identity, error) {
+		var i identity
+		err := r.Scan(&i.IdentityID, &i.ID, &i.UserID, &i.IdentityData, &i.Provider, &i.LastSignInAt,
+			&i.CreatedAt, &i.UpdatedAt, &i.Email)
+		i.CreatedAt, i.UpdatedAt = i.CreatedAt.UTC(), i.UpdatedAt.UTC()
+		if i.LastSignInAt != nil {
+			t := i.LastSignInAt.UTC()
+			i.LastSignInAt = &t
+		}
+		return i, err
+	})
+	if err != nil {
+		return translate("load identities", err)
+	}
+	u.Identities = ids
+	if u.Identities == nil {
+		u.Identities = []identity{}
+	}
+	return nil
+}
+
+type newUser struct {
+	Email        string
+	PasswordHash string
+	UserMetadata map[string]any
+	Now          time.Time
+}
+
+// insertUser creates a confirmed email user and its email identity. The
+// invite trigger runs inside the INSERT, so a refused invite surfaces here
+// as invalid_invite_code, and a taken email as user_already_exists.
+func insertUser(ctx context.Context, q dbtx, nu newUser) (*user, error) {
+	meta := nu.UserMetadata
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	var id string
+	err := q.QueryRow(ctx, `INSERT INTO auth.users (instance_id, id, aud, role, email, encrypted_password,
+			email_confirmed_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+		VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
+			$1, $2, $3, $3, '{"provider":"email","providers":["email"]}', $4, $3, $3)
+		RETURNING id::text`, nu.Email, nu.PasswordHash, nu.Now, meta).Scan(&id)
+	if err != nil {
+		return nil, translate("insert user", err)
+	}
+	data := map[string]any{"sub": id, "email": nu.Email, "email_verified": true, "phone_verified": false}
+	if _, err := q.Exec(ctx, `INSERT INTO auth.identities (provider_id, user_id, identity_data, provider,
+			last_sign_in_at, created_at, updated_at)
+		VALUES ($1, $1::uuid, $2, 'email', $3, $3, $3)`, id, data, nu.Now); err != nil {
+		return nil, translate("insert identity", err)
+	}
+	return userByID(ctx, q, id, false)
+}
+
+// recordSignIn stamps last_sign_in_at on the user and its email identity.
+func recordSignIn(ctx context.Context, q dbtx, userID string, now time.Time) error {
+	if _, err := q.Exec(ctx, `UPDATE auth.users SET last_sign_in_at = $2, updated_at = $2 WHERE id = $1::uuid`,
+		userID, now); err != nil {
+		return translate("record sign-in", err)
+	}
+	if _, err := q.Exec(ctx, `UPDATE auth.identities SET last_sign_in_at = $2
+		WHERE user_id = $1::uuid AND provider = 'email'`, userID, now); err != nil {
+		return translate("record sign-in", err)
+	}
+	return nil
+}
+
+// client is who made a request, recorded on sessions and audit rows.
+type client struct {
+	IP        string
+	UserAgent string
+}
+
+func (c client) inet() any {
+	if net.ParseIP(c.IP) == nil {
+		return nil
+	}
+	return c.IP
+}
+
+func (c client) ua() any {
+	if c.UserAgent == "" {
+		return nil
+	}
+	if len(c.UserAgent) > 512 {
+		return c.UserAgent[:512]
+	}
+	return c.UserAgent
+}
+
+// createSession starts a session for userID and returns its id and first
+// refresh token.
+func createSession(ctx context.Context, q dbtx, userID string, now time.Time, cl client) (sessionID, refresh string, err error) {
+	if err := q.QueryRow(ctx, `INSERT INTO auth.sessions (id, user_id, created_at, updated_at, refreshed_at, aal, user_agent, ip)
+		VALUES (gen_random_uuid(), $1::uuid, $2, $2, $2, 'aal1', $3, $4) RETURNING id::text`,
+		userID, now, cl.ua(), cl.inet()).Scan(&sessionID); err != nil {
+		return "", "", translate("create session", err)
+	}
+	refresh, err = insertRefreshToken(ctx, q, userID, sessionID, "", now)
+	return sessionID, refresh, err
+}
+
+// insertRefreshToken adds a live token to a session; parent is the token it
+// replaces, "" for a session's first.
+func insertRefreshToken(ctx context.Context, q dbtx, userID, sessionID, parent string, now time.Time) (string, error) {
+	tok, err := newRefreshToken()
+	if err != nil {
+		return "", err
+	}
+	var p any
+	if parent != "" {
+		p = parent
+	}
+	if _, err := q.Exec(ctx, `INSERT INTO auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+		VALUES ('00000000-0000-0000-0000-000000000000', $1, $2, false, $3, $3, $4, $5::uuid)`,
+		tok, userID, now, p, sessionID); err != nil {
+		return "", translate("insert refresh token", err)
+	}
+	return tok, nil
+}
+
+// refreshToken is a row of auth.refresh_tokens.
+type refreshToken struct {
+	ID        int64
+	Token     string
+	UserID    string
+	SessionID string
+	Revoked   bool
+	UpdatedAt time.Time
+}
+
+func refreshTokenByValue(ctx context.Context, q dbtx, tok string) (*refreshToken, error) {
+	rt := &refreshToken{}
+	err := q.QueryRow(ctx, `SELECT id, token, user_id, session_id::text, revoked, updated_at
+		FROM auth.refresh_tokens WHERE token = $1`, tok).
+		Scan(&rt.ID, &rt.Token, &rt.UserID, &rt.SessionID, &rt.Revoked, &rt.UpdatedAt)
+	if err != nil {
+		return nil, translate("find refresh token", err)
+	}
+	return rt, nil
+}
+
+// session is a row of auth.sessions.
+type session struct {
+	ID        string
+	UserID    string
+	CreatedAt time.Time
+	NotAfter  *time.Time
+}
+
+// sessionByID reads a session; forUpdate takes its row lock, which is what
+// serialises every refresh of one session.
+func sessionByID(ctx context.Context, q dbtx, id string, forUpdate bool) (*session, error) {
+	sql := `SELECT id::text, user_id::text, created_at, not_after FROM auth.sessions WHERE id = $1::uuid`
+	if forUpdate {
+		sql += ` FOR UPDATE`
+	}
+	s := &session{}
+	if err := q.QueryRow(ctx, sql, id).Scan(&s.ID, &s.UserID, &s.CreatedAt, &s.NotAfter); err != nil {
+		return nil, translate("find session", err)
+	}
+	return s, nil
+}
+
+// activeRefreshToken returns the session's live token, the newest if a bug
+// ever left more than one.
+func activeRefreshToken(ctx context.Context, q dbtx, sessionID string) (string, error) {
+	var tok string
+	err := q.QueryRow(ctx, `SELECT token FROM auth.refresh_tokens
+		WHERE session_id = $1::uuid AND revoked = false ORDER BY id DESC LIMIT 1`, sessionID).Scan(&tok)
+	if err != nil {
+		return "", translate("find active refresh token", err)
+	}
+	return tok, nil
+}
+
+func revokeRefreshToken(ctx context.Context, q dbtx, id int64, now time.Time) error {
+	_, err := q.Exec(ctx, `UPDATE auth.refresh_tokens SET revoked = true, updated_at = $2 WHERE id = $1`, id, now)
+	return translate("revoke refresh token", err)
+}
+
+// revokeSessionTokens revokes every live token of a session, which ends it
+// for refresh purposes; the row stays for the audit trail until logout.
+func revokeSessionTokens(ctx context.Context, q dbtx, sessionID string, now time.Time) error {
+	_, err := q.Exec(ctx, `UPDATE auth.refresh_tokens SET revoked = true, updated_at = $2
+		WHERE session_id = $1::uuid AND revoked = false`, sessionID, now)
+	return translate("revoke session tokens", err)
+}
+
+func touchSession(ctx context.Context, q dbtx, sessionID string, now time.Time, cl client) error {
+	_, err := q.Exec(ctx, `UPDATE auth.sessions SET refreshed_at = $2, updated_at = $2, user_agent = $3, ip = $4
+		WHERE id = $1::uuid`, sessionID, now, cl.ua(), cl.inet())
+	return translate("touch session", err)
+}
+
+// deleteSessions ends sessions of userID (their refresh tokens go with
+// them): all of them, only keep's, or all but keep's.
+func deleteSessions(ctx context.Context, q dbtx, userID string, scope logoutScope, keep string) error {
+	var err error
+	switch scope {
+	case scopeLocal:
+		_, err = q.Exec(ctx, `DELETE FROM auth.sessions WHERE id = $1::uuid AND user_id = $2::uuid`, keep, userID)
+	case scopeOthers:
+		_, err = q.Exec(ctx, `DELETE FROM auth.sessions WHERE user_id = $1::uuid AND id <> $2::uuid`, userID, keep)
+	default:
+		_, err = q.Exec(ctx, `DELETE FROM auth.sessions WHERE user_id = $1::uuid`, userID)
+	}
+	return translate("delete sessions", err)
+}
+
+func updatePassword(ctx context.Context, q dbtx, userID, hash string, now time.Time) error {
+	_, err := q.Exec(ctx, `UPDATE auth.users SET encrypted_password = $2, updated_at = $3 WHERE id = $1::uuid`,
+		userID, hash, now)
+	return translate("update password", err)
+}
+
+func updateUserMetadata(ctx context.Context, q dbtx, userID string, meta map[string]any, now time.Time) error {
+	_, err := q.Exec(ctx, `UPDATE auth.users SET raw_user_meta_data = $2, updated_at = $3 WHERE id = $1::uuid`,
+		userID, meta, now)
+	return translate("update user metadata", err)
+}
+
+// updateEmail changes the address on the user and its email identity. With
+// autoconfirm there is no confirmation round, as GoTrue does then.
+func updateEmail(ctx context.Context, q dbtx, userID, email string, now time.Time) error {
+	if _, err := q.Exec(ctx, `UPDATE auth.users SET email = $2, email_confirmed_at = $3, updated_at = $3
+		WHERE id = $1::uuid`, userID, email, now); err != nil {
+		return translate("update email", err)
+	}
+	_, err := q.Exec(ctx, `UPDATE auth.identities
+		SET identity_data = identity_data || jsonb_build_object('email', $2::text), updated_at = $3
+		WHERE user_id = $1::uuid AND provider = 'email'`, userID, email, now)
+	return translate("update email", err)
+}
+
+// auditEntry is one row of auth.audit_log_entries, with GoTrue's payload.
+type auditEntry struct {
+	Action   string
+	LogType  string
+	ActorID  string
+	Username string
+	Traits   map[string]any
+	IP       string
+	Now      time.Time
+}
+
+func insertAudit(ctx context.Context, q dbtx, e auditEntry) error {
+	payload := map[string]any{
+		"action":         e.Action,
+		"actor_id":       e.ActorID,
+		"actor_username": e.Username,
+		"actor_via_sso":  false,
+		"log_type":       e.LogType,
+	}
+	if len(e.Traits) > 0 {
+		payload["traits"] = e.Traits
+	}
+	ip := e.IP
+	if len(ip) > 64 {
+		ip = ip[:64]
+	}
+	_, err := q.Exec(ctx, `INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address)
+		VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), $1, $2, $3)`, payload, e.Now, ip)
+	return translate("insert audit entry", err)
+}

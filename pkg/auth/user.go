@@ -1,0 +1,205 @@
+package auth
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/labstack/echo/v5"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/token"
+)
+
+// principal is the signed-in caller of /user and /logout.
+type principal struct {
+	user *user
+	// sessionID is the token's session_id, "" for a token minted without
+	// one (GoTrue accepts those too).
+	sessionID string
+}
+
+var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// authenticate checks the bearer access token and that its user and
+// session still exist. The codes matter to supabase-js: bad_jwt leaves the
+// client signed in, session_not_found signs it out (the session was ended
+// elsewhere), user_not_found leaves it alone. The user is checked first
+// because deleting a user also deletes its sessions.
+func (a *API) authenticate(c *echo.Context) (*principal, error) {
+	raw := bearerToken(c.Request())
+	if raw == "" {
+		return nil, apierr.New(http.StatusUnauthorized, codeNoAuthorization, "This endpoint requires a valid Bearer token")
+	}
+	v, err := a.verifier.Verify(raw)
+	if err != nil {
+		msg := "invalid JWT: unable to parse or verify signature"
+		if errors.Is(err, token.ErrExpired) {
+			msg = "invalid JWT: token is expired"
+		}
+		return nil, forbidden(codeBadJWT, "%s", msg).WithCause(err)
+	}
+	if !uuidRE.MatchString(v.Subject) {
+		return nil, forbidden(codeBadJWT, "invalid claim: missing sub claim")
+	}
+	if v.SessionID != "" && !uuidRE.MatchString(v.SessionID) {
+		return nil, forbidden(codeBadJWT, "invalid claim: session_id claim must be a UUID")
+	}
+	ctx := c.Request().Context()
+	u, err := userByID(ctx, a.pool, v.Subject, false)
+	if errors.Is(err, errNotFound) {
+		return nil, apierr.New(http.StatusNotFound, codeUserNotFound, "User from sub claim in JWT does not exist")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if v.SessionID != "" {
+		s, err := sessionByID(ctx, a.pool, v.SessionID, false)
+		if errors.Is(err, errNotFound) || (err == nil && (s.UserID != u.ID || (s.NotAfter != nil && a.now().After(*s.NotAfter)))) {
+			return nil, forbidden(codeSessionNotFound, "Session from session_id claim in JWT does not exist")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &principal{user: u, sessionID: v.SessionID}, nil
+}
+
+// getUser handles GET /user: the caller's user, bare, as GoTrue sends it.
+func (a *API) getUser(c *echo.Context) error {
+	p, err := a.authenticate(c)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, p.user)
+}
+
+// userUpdateParams is the body of PUT /user. Pointers tell "absent" from
+// "empty". nonce, code_challenge and code_challenge_method are accepted and
+// ignored (no reauthentication, no email round trip).
+type userUpdateParams struct {
+	Email    *string        `json:"email"`
+	Phone    *string        `json:"phone"`
+	Password *string        `json:"password"`
+	Data     map[string]any `json:"data"`
+}
+
+// updateUser handles PUT /user: a new password, merged user_metadata, or a
+// new email (applied at once, as GoTrue does with autoconfirm). It answers
+// with the updated user, which supabase-js stores and announces as
+// USER_UPDATED.
+//
+// A password change ends the user's other sessions, as GoTrue does, so a
+// changed password locks out whoever knew the old one.
+func (a *API) updateUser(c *echo.Context) error {
+	if err := a.updateLimit.check(c.RealIP()); err != nil {
+		return err
+	}
+	p, err := a.authenticate(c)
+	if err != nil {
+		return err
+	}
+	var params userUpdateParams
+	if err := a.decodeBody(c, &params); err != nil {
+		return err
+	}
+	if params.Phone != nil && *params.Phone != p.user.Phone {
+		return unprocessable(codePhoneProviderDisabled, "Phone logins are disabled")
+	}
+	var newEmail string
+	if params.Email != nil && *params.Email != "" {
+		e, err := normaliseEmail(*params.Email)
+		if err != nil {
+			return err
+		}
+		if e != p.user.Email {
+			newEmail = e
+		}
+	}
+	var hash string
+	if params.Password != nil {
+		pw := *params.Password
+		if err := a.checkPassword(pw); err != nil {
+			return err
+		}
+		if a.passwordMatches(p.user.passwordHash, pw) {
+			return unprocessable(codeSamePassword, "New password should be different from the old password.")
+		}
+		if hash, err = a.hashPassword(pw); err != nil {
+			return err
+		}
+	}
+	ctx := c.Request().Context()
+	cl := clientOf(c)
+	var out *user
+	err = a.tx(ctx, func(tx pgx.Tx) error {
+		now := a.now()
+		// Lock the user so concurrent metadata merges do not lose keys.
+		u, err := userByID(ctx, tx, p.user.ID, true)
+		if err != nil {
+			return err
+		}
+		if params.Data != nil {
+			if err := updateUserMetadata(ctx, tx, u.ID, mergeMetadata(u.UserMetadata, params.Data), now); err != nil {
+				return err
+			}
+		}
+		if newEmail != "" {
+			if err := updateEmail(ctx, tx, u.ID, newEmail, now); err != nil {
+				var ae *apierr.Error
+				if errors.As(err, &ae) && ae.Code == codeUserAlreadyExists {
+					return unprocessable(codeEmailExists, "A user with this email address has already been registered").WithCause(err)
+				}
+				return err
+			}
+		}
+		if hash != "" {
+			if err := updatePassword(ctx, tx, u.ID, hash, now); err != nil {
+				return err
+			}
+			if p.sessionID != "" {
+				err = deleteSessions(ctx, tx, u.ID, scopeOthers, p.sessionID)
+			} else {
+				err = deleteSessions(ctx, tx, u.ID, scopeGlobal, "")
+			}
+			if err != nil {
+				return err
+			}
+			if err := insertAudit(ctx, tx, a.audit(u, actionUpdatedPassword, logUser, cl)); err != nil {
+				return err
+			}
+		}
+		if params.Data != nil || newEmail != "" {
+			if err := insertAudit(ctx, tx, a.audit(u, actionUserModified, logUser, cl)); err != nil {
+				return err
+			}
+		}
+		out, err = userByID(ctx, tx, u.ID, false)
+		return err
+	})
+	if errors.Is(err, errNotFound) {
+		return apierr.New(http.StatusNotFound, codeUserNotFound, "User not found")
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, out)
+}
+
+// mergeMetadata applies a PUT /user data object: top-level keys replace,
+// a null value removes the key.
+func mergeMetadata(cur, patch map[string]any) map[string]any {
+	out := make(map[string]any, len(cur)+len(patch))
+	for k, v := range cur {
+		out[k] = v
+	}
+	for k, v := range patch {
+		if v == nil {
+			delete(out, k)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
