@@ -157,7 +157,7 @@ func (v *Verifier) Verify(raw string) (*Verified, error) {
 	return got, nil
 }
 
-// Forget drops a token from the cache, e.g. when its session ends.
+// forget drops an expired token from the cache.
 func (v *Verifier) forget(raw string) {
 	v.mu.Lock()
 	delete(v.cache, raw)

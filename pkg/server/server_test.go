@@ -1,0 +1,129 @@
+package server_test
+
+import (
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/server"
+)
+
+func testServer(t *testing.T, origins string) (*echo.Echo, *config.Config) {
+	t.Helper()
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{
+			"DATABASE_URL":         "postgres://x/y",
+			"JWT_SECRET":           "0123456789abcdef0123456789abcdef",
+			"CORS_ALLOWED_ORIGINS": origins,
+			"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js",
+		}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	web := fstest.MapFS{
+		"index.html":         {Data: []byte("<html><head><!--labelbase:runtime-config--></head><body>app</body></html>")},
+		"assets/app-1a2b.js": {Data: []byte("console.log(1)")},
+		"favicon.svg":        {Data: []byte("<svg/>")},
+	}
+	mod := func(g *echo.Group) {
+		g.GET("/ok", func(c *echo.Context) error { return c.JSON(200, map[string]any{"role": c.Get(server.KeyRole)}) })
+		g.GET("/panic", func(c *echo.Context) error { panic("boom") })
+	}
+	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Auth: mod, REST: mod, Web: web})
+	return e, cfg
+}
+
+func do(e http.Handler, method, path string, h map[string]string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(method, path, nil)
+	for k, v := range h {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	e.ServeHTTP(w, r)
+	return w
+}
+
+func TestAPIKeys(t *testing.T) {
+	t.Parallel()
+	e, cfg := testServer(t, "")
+	cases := []struct {
+		name, path string
+		headers    map[string]string
+		status     int
+		contains   string
+	}{
+		{"no key on rest", "/rest/v1/ok", nil, 401, `"message":"No API key found in request"`},
+		{"no key on auth", "/auth/v1/ok", nil, 401, `"error_code":"no_api_key"`},
+		{"wrong key", "/rest/v1/ok", map[string]string{"apikey": "nope"}, 401, "Invalid API key"},
+		{"anon key", "/rest/v1/ok", map[string]string{"apikey": cfg.AnonKey}, 200, `"role":"anon"`},
+		{"service key", "/auth/v1/ok", map[string]string{"apikey": cfg.ServiceRoleKey}, 200, `"role":"service_role"`},
+		{"key as query parameter", "/rest/v1/ok?apikey=" + cfg.AnonKey, nil, 200, `"role":"anon"`},
+		{"panic becomes a 500 without details", "/rest/v1/panic", map[string]string{"apikey": cfg.AnonKey}, 500, `"unexpected_failure"`},
+		{"unknown API path is a JSON 404", "/rest/v1/nothing/here/at/all", map[string]string{"apikey": cfg.AnonKey}, 404, `"code"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := do(e, "GET", tc.path, tc.headers)
+			if w.Code != tc.status || !strings.Contains(w.Body.String(), tc.contains) {
+				t.Fatalf("%d %s; want %d containing %s", w.Code, w.Body, tc.status, tc.contains)
+			}
+			if strings.Contains(w.Body.String(), "boom") {
+				t.Fatal("panic value leaked")
+			}
+		})
+	}
+	// GoTrue errors carry the code in a header too.
+	if w := do(e, "GET", "/auth/v1/ok", map[string]string{"X-Supabase-Api-Version": "2024-01-01"}); w.Header().Get("X-Sb-Error-Code") != "no_api_key" ||
+		w.Header().Get("X-Supabase-Api-Version") != "2024-01-01" {
+		t.Fatalf("headers %v", w.Header())
+	}
+}
+
+func TestCORS(t *testing.T) {
+	t.Parallel()
+	e, _ := testServer(t, "https://app.example")
+	w := do(e, "OPTIONS", "/rest/v1/labels", map[string]string{"Origin": "https://app.example", "Access-Control-Request-Method": "POST"})
+	if w.Code != 204 || w.Header().Get("Access-Control-Allow-Origin") != "https://app.example" ||
+		!strings.Contains(w.Header().Get("Access-Control-Allow-Headers"), "x-supabase-api-version") ||
+		!strings.Contains(w.Header().Get("Access-Control-Expose-Headers"), "Content-Range") {
+		t.Fatalf("preflight: %d %v", w.Code, w.Header())
+	}
+	w = do(e, "OPTIONS", "/rest/v1/labels", map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"})
+	if w.Header().Get("Access-Control-Allow-Origin") != "" {
+		t.Fatal("a foreign origin was allowed")
+	}
+}
+
+func TestWebApp(t *testing.T) {
+	t.Parallel()
+	e, cfg := testServer(t, "")
+	w := do(e, "GET", "/collection", nil)
+	if w.Code != 200 || !strings.Contains(w.Body.String(), "window.__LABELBASE__=") || !strings.Contains(w.Header().Get("Cache-Control"), "no-store") {
+		t.Fatalf("SPA fallback: %d %v %s", w.Code, w.Header(), w.Body)
+	}
+	body := w.Body.String()
+	start := strings.Index(body, "window.__LABELBASE__=") + len("window.__LABELBASE__=")
+	end := strings.Index(body[start:], "</script>")
+	var rc map[string]string
+	if err := json.Unmarshal([]byte(body[start:start+end]), &rc); err != nil || rc["anonKey"] != cfg.AnonKey || rc["analyticsScript"] != "https://stats.example/s.js" {
+		t.Fatalf("runtime config %q: %v", body[start:start+end], err)
+	}
+	if strings.Contains(body, cfg.ServiceRoleKey) {
+		t.Fatal("the service-role key must never reach the page")
+	}
+	w = do(e, "GET", "/assets/app-1a2b.js", nil)
+	if w.Code != 200 || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") || !strings.Contains(w.Header().Get("Content-Type"), "javascript") {
+		t.Fatalf("asset: %d %v", w.Code, w.Header())
+	}
+	if w := do(e, "GET", "/assets/missing.js", nil); w.Code != 404 {
+		t.Fatalf("missing asset: %d", w.Code)
+	}
+}
