@@ -73,8 +73,17 @@ func setup(t *testing.T, env map[string]string) *testEnv {
 	if err != nil {
 		t.Fatalf("auth.New: %v", err)
 	}
-	h := server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Pool: db.Pool, Auth: api.Register})
+	// Server faults are logged with their cause; show them in the test log.
+	log := slog.New(slog.NewTextHandler(testLogWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))
+	h := server.New(server.Deps{Config: cfg, Log: log, Pool: db.Pool, Auth: api.Register})
 	return &testEnv{t: t, db: db, cfg: cfg, api: api, h: h, clock: clock}
+}
+
+type testLogWriter struct{ t *testing.T }
+
+func (w testLogWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
 }
 
 // response is a recorded reply with its JSON body decoded when it has one.

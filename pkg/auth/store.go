@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgerrcode"
@@ -45,6 +46,11 @@ func translate(op string, err error) error {
 		// used up; the client is told only that it is invalid.
 		case pg.Code == "P0001" && pg.Detail == "invalid_invite_code":
 			return unprocessable(codeInvalidInviteCode, msgInvalidInviteCode).WithCause(err)
+		// Class 22 (data exception: a NUL character, a number jsonb cannot
+		// hold, ...) and 54001 (JSON nested too deep for the parser) come
+		// from what the client sent, not from a fault here.
+		case strings.HasPrefix(pg.Code, "22") || pg.Code == pgerrcode.StatementTooComplex:
+			return badRequest(codeValidationFailed, "Invalid input: %s", pg.Message).WithCause(err)
 		}
 	}
 	return fmt.Errorf("auth: %s: %w", op, err)
@@ -158,7 +164,7 @@ func insertUser(ctx context.Context, q dbtx, nu newUser) (*user, error) {
 	data := map[string]any{"sub": id, "email": nu.Email, "email_verified": true, "phone_verified": false}
 	if _, err := q.Exec(ctx, `INSERT INTO auth.identities (provider_id, user_id, identity_data, provider,
 			last_sign_in_at, created_at, updated_at)
-		VALUES ($1, $1::uuid, $2, 'email', $3, $3, $3)`, id, data, nu.Now); err != nil {
+		VALUES ($1::text, $1::text::uuid, $2, 'email', $3, $3, $3)`, id, data, nu.Now); err != nil {
 		return nil, translate("insert identity", err)
 	}
 	return userByID(ctx, q, id, false)

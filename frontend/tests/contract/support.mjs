@@ -46,6 +46,8 @@ export function memoryStorage() {
     getItem: (k) => (m.has(k) ? m.get(k) : null),
     setItem: (k, v) => void m.set(k, v),
     removeItem: (k) => void m.delete(k),
+    /** The raw map, for tests that inspect or doctor what the client stored. */
+    map: m,
   }
 }
 
@@ -74,6 +76,25 @@ export function newClient(opts = {}) {
     realtime: { transport: globalThis.WebSocket ?? NoWebSocket, ...(rest.realtime ?? {}) },
   })
 }
+
+/**
+ * Wraps fetch to count the requests a client makes, by "METHOD /path".
+ * Pass `counter.fetch` as `global.fetch`.
+ */
+export function countingFetch() {
+  const calls = []
+  return {
+    calls,
+    fetch: (input, init) => {
+      const u = new URL(typeof input === 'string' ? input : input.url)
+      calls.push(`${init?.method ?? 'GET'} ${u.pathname}`)
+      return fetch(input, init)
+    },
+  }
+}
+
+/** Resolves after ms milliseconds. */
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 /**
  * Signs up a new user with the shared invite code and returns the client
