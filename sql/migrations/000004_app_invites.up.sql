@@ -37,7 +37,7 @@ CREATE OR REPLACE FUNCTION private.redeem_invite_code() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = ''
 AS $$
 DECLARE
-  v_code text := btrim(coalesce(NEW.raw_user_meta_data ->> 'invite_code', ''));
+  v_code text := btrim(coalesce(NEW.raw_user_meta_data ->> 'invite_code', ''), E' \t\n\r\f');
   v_invite_id bigint;
 BEGIN
   UPDATE public.invite_codes
@@ -71,7 +71,7 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = ''
 AS $$
   SELECT jsonb_build_object('valid', EXISTS (
     SELECT 1 FROM public.invite_codes
-     WHERE code = btrim(coalesce(code_param, ''))
+     WHERE code = btrim(coalesce(code_param, ''), E' \t\n\r\f')
        AND revoked_at IS NULL
        AND (expires_at IS NULL OR expires_at > now())
        AND uses < max_uses))
