@@ -1,8 +1,18 @@
 package app
 
-import "context"
+import (
+	"context"
 
-// startCrawler runs the daily ingest schedule in the background.
+	"github.com/labelbase/labelbase/pkg/ingest"
+)
+
+// startCrawler runs the daily ingest schedule in the background. With
+// several gateway instances, an advisory lock lets one of them crawl.
 func (a *App) startCrawler(ctx context.Context) {
-	_ = ctx // wired once pkg/ingest lands
+	s := ingest.NewScheduler(a.Pools.Owner, a.Config, a.log)
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		s.Run(ctx)
+	}()
 }

@@ -94,7 +94,7 @@ func siteSubmission(path string) Submission {
 		return invalid("bandcamp.com itself is not a label")
 	case len(parts) == 2 && parts[0] == "label" && slug.MatchString(parts[1]):
 		return Submission{Kind: Account, URL: AccountOrigin(parts[1])}
-	case len(parts) == 1 && sitePath.MatchString(parts[0]):
+	case len(parts) == 1 && parts[0] != "label" && sitePath.MatchString(parts[0]):
 		return Submission{Kind: SitePage, URL: "https://" + Domain + "/" + parts[0]}
 	default:
 		return invalid("a bandcamp.com path that names no account")
@@ -150,6 +150,3 @@ func NormaliseURL(ref string, base *url.URL) (*url.URL, error) {
 	}
 	return &url.URL{Scheme: "https", Host: strings.ToLower(u.Hostname()), Path: strings.TrimRight(u.Path, "/")}, nil
 }
-
-// Origin returns u's scheme and host as a URL.
-func Origin(u *url.URL) *url.URL { return &url.URL{Scheme: u.Scheme, Host: u.Host} }

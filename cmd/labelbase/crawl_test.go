@@ -1,0 +1,95 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/ingest"
+	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
+	"github.com/labelbase/labelbase/pkg/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// `labelbase crawl --once` against the fake Bandcamp fills a fresh database.
+func TestRunCrawlOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.New(t)
+	fake := fakebandcamp.New(t)
+	user := pgtest.CreateUser(t, db.Pool, "crawl@example.com", "correct horse")
+	for _, u := range []string{"https://northmoor.bandcamp.com", "https://bandcamp.com/label/hollowpine",
+		"https://tidewater.bandcamp.com", "https://lonefern.bandcamp.com", fakebandcamp.FanURL,
+		"https://ghostlabel.bandcamp.com", "https://guarded.bandcamp.com"} {
+		if _, err := db.Pool.Exec(ctx, `INSERT INTO public.labels_to_add (label_url, user_id) VALUES ($1, $2)`, u, user); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := &config.Config{DatabaseURL: db.URL, BandcampUpstream: fake.URL, CrawlAt: "03:00",
+		CrawlUserAgent: "LabelbaseTest/1.0 (+crawl command)"}
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+
+	if err := runCrawl(ctx, cfg, []string{"--once"}, log); err != nil {
+		t.Fatal(err)
+	}
+
+	var labels, releases, rich, valid, invalid, pending int
+	err := db.Pool.QueryRow(ctx, `
+		SELECT (SELECT count(*) FROM public.labels WHERE crawled_at IS NOT NULL),
+		       (SELECT count(*) FROM public.releases),
+		       (SELECT count(*) FROM public.releases WHERE rich),
+		       (SELECT count(*) FROM public.labels_to_add WHERE is_processed AND is_valid AND label_id IS NOT NULL),
+		       (SELECT count(*) FROM public.labels_to_add WHERE is_processed AND NOT is_valid AND error IS NOT NULL),
+		       (SELECT count(*) FROM public.labels_to_add WHERE NOT is_processed AND attempts = 1)`).
+		Scan(&labels, &releases, &rich, &valid, &invalid, &pending)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// northmoor 22 (one hosted on an artist's subdomain), hollowpine 2,
+	// tidewater 2, lonefern 1.
+	if labels != 4 || releases != 27 || rich != 27 || valid != 4 || invalid != 2 || pending != 1 {
+		t.Errorf("labels %d, releases %d (rich %d), queue valid %d invalid %d pending %d; want 4, 27 (27), 4, 2, 1",
+			labels, releases, rich, valid, invalid, pending)
+	}
+	var customURL string
+	if err := db.Pool.QueryRow(ctx, `SELECT label_url FROM public.labels WHERE label_name = 'Tidewater Audio'`).Scan(&customURL); err != nil ||
+		customURL != "https://music.tidewater.example" {
+		t.Errorf("custom-domain label URL = %q, %v", customURL, err)
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	t.Parallel()
+	var tty, plain strings.Builder
+	bars := []*progressBar{{w: &tty, tty: true}, {w: &plain}}
+	for _, b := range bars {
+		b.step(ingest.Step{Stage: ingest.StageQueue, Done: 1, Total: 2, Item: "https://northmoor.bandcamp.com"})
+		b.finish()
+	}
+	if want := "\r\033[Kqueue  [===============               ] 1/2 https://northmoor.bandcamp.com\n"; tty.String() != want {
+		t.Errorf("terminal output %q, want %q", tty.String(), want)
+	}
+	if want := "crawl: queue 1/2 https://northmoor.bandcamp.com\n"; plain.String() != want {
+		t.Errorf("plain output %q, want %q", plain.String(), want)
+	}
+}
+
+func TestRunCrawlFlags(t *testing.T) {
+	t.Parallel()
+	cfg := &config.Config{DatabaseURL: "postgres://127.0.0.1:1/none", CrawlDisabled: true}
+	log := slog.New(slog.DiscardHandler)
+	var ue usageError
+	if err := runCrawl(context.Background(), cfg, []string{"--nope"}, log); !errors.As(err, &ue) {
+		t.Errorf("unknown flag: err = %v, want a usage error", err)
+	}
+	if err := runCrawl(context.Background(), cfg, []string{"--once", "extra"}, log); !errors.As(err, &ue) {
+		t.Errorf("extra argument: err = %v, want a usage error", err)
+	}
+	if err := runCrawl(context.Background(), cfg, nil, log); err == nil {
+		t.Error("the schedule started although CRAWL_DISABLED is set")
+	}
+}

@@ -1,0 +1,143 @@
+package ingest
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
+	"github.com/labelbase/labelbase/pkg/ingest/fetch"
+	"github.com/labelbase/labelbase/pkg/pgtest"
+)
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// sleeper is the crawler's clock in tests: Sleep records the wait and
+// moves the clock on instead of blocking.
+type sleeper struct {
+	mu    sync.Mutex
+	now   time.Time
+	waits []time.Duration
+}
+
+func (s *sleeper) Now() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.now
+}
+
+func (s *sleeper) Sleep(_ context.Context, d time.Duration) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = s.now.Add(d)
+	s.waits = append(s.waits, d)
+	return nil
+}
+
+func (s *sleeper) Waits() []time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]time.Duration(nil), s.waits...)
+}
+
+type testBundle struct {
+	db      *pgtest.DB
+	fake    *fakebandcamp.Server
+	cfg     *config.Config
+	sleeper *sleeper
+	user    string
+}
+
+func testConfig(upstream string) *config.Config {
+	return &config.Config{BandcampUpstream: upstream, CrawlAt: "03:00", CrawlUserAgent: "LabelbaseTest/1.0 (+ingest tests)"}
+}
+
+func testLogger(t *testing.T) *slog.Logger {
+	return slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// setup gives a fresh database, a fake Bandcamp and a Crawler that never
+// really sleeps.
+func setup(t *testing.T) (*Crawler, *testBundle) {
+	t.Helper()
+	b := &testBundle{db: pgtest.New(t), fake: fakebandcamp.New(t), sleeper: &sleeper{now: time.Now()}}
+	b.cfg = testConfig(b.fake.URL)
+	b.user = pgtest.CreateUser(t, b.db.Pool, "submitter@example.com", "correct horse")
+	return b.crawler(t), b
+}
+
+// crawler returns another Crawler on the same database and fake.
+func (b *testBundle) crawler(t *testing.T) *Crawler {
+	t.Helper()
+	c, err := New(b.db.Pool, b.cfg, testLogger(t), Options{Fetch: fetch.Options{Sleep: b.sleeper.Sleep, Now: b.sleeper.Now}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// submit queues urls as the web app does.
+func (b *testBundle) submit(t *testing.T, urls ...string) {
+	t.Helper()
+	for _, u := range urls {
+		if _, err := b.db.Pool.Exec(context.Background(),
+			`INSERT INTO public.labels_to_add (label_url, is_processed, is_valid, user_id) VALUES ($1, false, false, $2)`,
+			u, b.user); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func run(t *testing.T, c *Crawler) Summary {
+	t.Helper()
+	sum, err := c.RunOnce(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("RunOnce: %v", err)
+	}
+	return sum
+}
+
+type queueRow struct {
+	URL                    string
+	Processed, Valid       bool
+	Attempts               int
+	Error                  string
+	LabelURL               string
+	ProcessedAt, AttemptAt bool
+}
+
+func (b *testBundle) queue(t *testing.T) map[string]queueRow {
+	t.Helper()
+	rows, err := b.db.Pool.Query(context.Background(), `
+		SELECT q.label_url, q.is_processed, q.is_valid, q.attempts, coalesce(q.error, ''), coalesce(l.label_url, ''),
+		       q.processed_at IS NOT NULL, q.last_attempt_at IS NOT NULL
+		  FROM public.labels_to_add q LEFT JOIN public.labels l ON l.id = q.label_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]queueRow{}
+	for rows.Next() {
+		var r queueRow
+		if err := rows.Scan(&r.URL, &r.Processed, &r.Valid, &r.Attempts, &r.Error, &r.LabelURL, &r.ProcessedAt, &r.AttemptAt); err != nil {
+			t.Fatal(err)
+		}
+		out[r.URL] = r
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func (b *testBundle) count(t *testing.T, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := b.db.Pool.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

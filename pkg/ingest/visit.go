@@ -1,0 +1,80 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/labelbase/labelbase/pkg/ingest/bandcamp"
+	"github.com/labelbase/labelbase/pkg/ingest/fetch"
+)
+
+// verdict is how a fetched account URL was judged.
+type verdict int
+
+const (
+	valid verdict = iota
+	invalid
+	// retry covers everything that says nothing about the URL itself:
+	// rate limits, server errors, challenge pages, network failures.
+	retry
+)
+
+func (v verdict) String() string {
+	return [...]string{"valid", "invalid", "retry"}[v]
+}
+
+// visit is a fetched account page and its verdict.
+type visit struct {
+	verdict verdict
+	reason  string
+	page    *bandcamp.AccountPage
+	// url is where the page was found, after redirects.
+	url *url.URL
+}
+
+// visitAccount fetches and judges an account page. Its error is only ever
+// the context's: everything else is a verdict.
+func (p *pass) visitAccount(ctx context.Context, rawURL string, allow ...string) (visit, error) {
+	resp, err := p.client.Get(ctx, rawURL, allow...)
+	switch {
+	case ctx.Err() != nil:
+		return visit{}, ctx.Err()
+	case errors.Is(err, fetch.ErrDisallowed):
+		return visit{verdict: invalid, reason: err.Error()}, nil
+	case err != nil:
+		return visit{verdict: retry, reason: err.Error()}, nil
+	case resp.Location != "":
+		return visit{verdict: invalid, reason: "redirects outside Bandcamp, to " + resp.Location}, nil
+	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
+		return visit{verdict: invalid, reason: fmt.Sprintf("no such page (HTTP %d)", resp.Status)}, nil
+	case bandcamp.IsChallenge(resp.Body):
+		return visit{verdict: retry, reason: "Bandcamp served a challenge page"}, nil
+	case resp.Status != http.StatusOK:
+		return visit{verdict: retry, reason: fmt.Sprintf("HTTP %d", resp.Status)}, nil
+	}
+	page, err := bandcamp.ParseAccount(resp.Body)
+	switch {
+	case errors.Is(err, bandcamp.ErrChallenge):
+		return visit{verdict: retry, reason: "Bandcamp served a challenge page"}, nil
+	case err != nil:
+		return visit{verdict: invalid, reason: err.Error()}, nil
+	}
+	return visit{verdict: valid, page: page, url: resp.URL}, nil
+}
+
+// labelURL is the canonical label_url of a visited account: the custom
+// domain's https origin when the page declares one, else the Bandcamp
+// subdomain it was found on. The bare bandcamp.com is never an account.
+func labelURL(v visit) (string, bool) {
+	if d, err := url.Parse(v.page.Declared); err == nil && d.Port() == "" && bandcamp.IsCustomDomain(d.Hostname()) {
+		return "https://" + d.Hostname(), true
+	}
+	host := v.url.Hostname()
+	if host == bandcamp.Domain || !(bandcamp.IsBandcampHost(host) || bandcamp.IsCustomDomain(host)) {
+		return "", false
+	}
+	return "https://" + host, true
+}
