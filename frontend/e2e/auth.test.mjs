@@ -1,17 +1,11 @@
 // Journeys: sign-up (good and bad invite, password mismatch), log in and out, route guards,
 // unknown routes and changing the password.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { expectLoginRefused, expectPath, expectToast, launchBrowser, logIn, newPage, PASSWORD, screenshot, signOut, signUp, uniqueEmail } from './support.mjs'
+import { describe, test } from 'node:test'
+import { expectLoginRefused, expectPath, expectToast, logIn, newPage, PASSWORD, screenshot, signOut, signUp, uniqueEmail, useBrowser } from './support.mjs'
 
 describe('authentication', () => {
-  let browser
-  before(async () => {
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-  })
+  const browser = useBrowser()
 
   async function fillSignUp(page, { email, password, confirm = password, invite }) {
     await page.goto('/signup')
@@ -23,7 +17,7 @@ describe('authentication', () => {
   }
 
   test('sign-up refuses a bad invite code and mismatched passwords', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await fillSignUp(page, { email: uniqueEmail('bad-invite'), password: PASSWORD, invite: `not-a-code-${Date.now()}` })
     await expectToast(page, 'Invalid invite code')
     await screenshot(page, 'signup-invalid-invite')
@@ -37,7 +31,7 @@ describe('authentication', () => {
   })
 
   test('sign-up with the invite code signs the user in', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await page.goto('/signup')
     await screenshot(page, 'signup')
     const { email } = await signUp(page)
@@ -51,7 +45,7 @@ describe('authentication', () => {
   })
 
   test('log out, protected and public redirects, log in', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     const creds = await signUp(page)
 
     // Signed in: the public pages send the user home.
@@ -72,6 +66,8 @@ describe('authentication', () => {
       await expectPath(page, '/login')
     }
 
+    // Leave /login first: reloading it would keep the "return to /change-password" state.
+    await page.goto('/signup')
     await expectLoginRefused(page, { email: creds.email, password: 'wrong-password' })
 
     await logIn(page, creds)
@@ -82,7 +78,7 @@ describe('authentication', () => {
   })
 
   test('a protected page reached while signed out is restored after logging in', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     const creds = await signUp(page)
     await signOut(page)
     await page.goto('/explore')
@@ -93,7 +89,7 @@ describe('authentication', () => {
   })
 
   test('unknown routes show a not-found page with a link home', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await page.goto('/no/such/page')
     await page.getByRole('heading', { name: 'Page not found' }).waitFor()
     await screenshot(page, 'not-found')
@@ -103,7 +99,7 @@ describe('authentication', () => {
   })
 
   test('change password: each rule, then success', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     const creds = await signUp(page)
     await page.getByRole('button', { name: /^Account menu for / }).click()
     await page.getByRole('link', { name: 'Change Password' }).click()

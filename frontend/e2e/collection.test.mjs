@@ -1,28 +1,17 @@
 // Journeys on /collection: empty states, tabs, search, pager, per-session order and a label
 // whose releases are all listened (dimmed, with a check mark).
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { apiSession, eventually, expectPath, followLabels, launchBrowser, listenToWholeLabel, newPage, nextRpc, screenshot, signUp } from './support.mjs'
+import { describe, test } from 'node:test'
+import { apiSession, eventually, expectPath, followLabels, listenToWholeLabel, newPage, nextRpc, openTab, screenshot, signUp, useBrowser } from './support.mjs'
 
 const labelCards = (page) => page.locator('article[data-label-id]')
 const cardNames = async (page) => (await labelCards(page).locator('h2').allTextContents()).map((n) => n.trim())
 
-async function openTab(page, name) {
-  await page.getByRole('tab', { name }).click()
-  await page.waitForFunction((tab) => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === tab, name)
-}
-
 describe('collection', () => {
-  let browser
-  before(async () => {
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-  })
+  const browser = useBrowser()
 
   test('empty states for a member who follows nothing', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await signUp(page)
     await page.goto('/collection')
     await page.getByText('Browse all the labels you follow').waitFor()
@@ -38,7 +27,7 @@ describe('collection', () => {
   })
 
   test('tabs, pager, search, stable order and a fully listened label', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     const creds = await signUp(page)
     const session = await apiSession(creds)
     const followed = await followLabels(session, 12)
@@ -90,10 +79,14 @@ describe('collection', () => {
     assert.equal(await done.getAttribute('data-fully-listened'), 'true')
     assert.ok(Number(await done.evaluate((el) => getComputedStyle(el).opacity)) < 1, 'a fully listened label is dimmed')
     await done.getByText('All releases listened').waitFor()
+    await done.getByRole('button', { name: 'Listened', exact: true }).first().waitFor()
+    assert.equal(await done.getByRole('button', { name: 'Mark as Listened' }).count(), 0, 'its releases show as listened')
     await screenshot(page, 'collection-all-listened')
 
     await openTab(page, 'To Listen')
-    await labelCards(page).first().waitFor()
+    await page.getByLabel('Search your labels by name or URL').fill('')
+    await eventually(async () => (await labelCards(page).count()) === 5, 'clearing the search shows a full page again')
+    await page.getByText('Page 1 of 3', { exact: true }).first().waitFor()
     assert.equal(await page.locator(`article[data-label-id="${target.id}"]`).count(), 0)
     page.assertNoPageErrors()
     await page.context().close()

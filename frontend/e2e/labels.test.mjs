@@ -1,28 +1,17 @@
 // Journeys on /labels: following and unfollowing in both tabs with the count line, search,
 // tag filter, infinite scroll, and the "Submit a label" dialog.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { eventually, expectToast, labelsCount, launchBrowser, newPage, nextRpc, pastThrottle, screenshot, signUp } from './support.mjs'
+import { describe, test } from 'node:test'
+import { eventually, expectToast, labelsCount, newPage, nextRpc, openTab, pastThrottle, recordRpc, screenshot, signUp, useBrowser } from './support.mjs'
 
 const cards = (page) => page.locator('article[data-label-id]')
 const cardNames = (page) => cards(page).locator('h3').allTextContents()
 
-async function openTab(page, name) {
-  await page.getByRole('tab', { name }).click()
-  await page.waitForFunction((tab) => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === tab, name)
-}
-
 describe('labels', () => {
-  let browser
-  before(async () => {
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-  })
+  const browser = useBrowser()
 
   test('follow and unfollow in both tabs, with the count changing', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await signUp(page)
     await page.goto('/labels')
     const available = await labelsCount(page, 'available')
@@ -66,16 +55,22 @@ describe('labels', () => {
   })
 
   test('search, tag filter, active filters and infinite scroll', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await signUp(page)
+    const requests = recordRpc(page, 'get_unfollowed_labels')
     await page.goto('/labels')
     const available = await labelsCount(page, 'available')
     await cards(page).first().waitFor()
-    assert.ok((await cards(page).count()) <= 20, 'the first page holds at most 20 labels')
+    assert.equal(requests[0].page_number, 1)
+    assert.equal(requests[0].items_per_page, 20)
+    assert.equal(requests[0].search_term, null)
+    assert.equal(requests[0].tag_filter, null)
 
     if (available > 20) {
       await page.locator('footer').scrollIntoViewIfNeeded()
       await eventually(async () => (await cards(page).count()) > 20, 'scrolling down should load the next page of labels')
+      assert.ok(requests.some((body) => body.page_number === 2), 'the next page is requested')
+      await page.evaluate(() => window.scrollTo(0, 0))
     }
 
     // Search by a word of the first label's name (debounced).
@@ -117,7 +112,7 @@ describe('labels', () => {
   })
 
   test('submit a label: each invalid URL message, success, already in the queue', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await signUp(page)
     await page.goto('/labels')
     const opener = page.getByRole('button', { name: 'Submit a label' })

@@ -1,24 +1,18 @@
 // Journeys on / (New Releases) and /explore: empty states, infinite scroll, a listened toggle
 // that survives a reload, the toggle throttle, Shuffle and the filters.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { apiSession, countRpc, eventually, expectPath, expectToast, followLabels, launchBrowser, newPage, nextRpc, pastThrottle, screenshot, signUp } from './support.mjs'
+import { describe, test } from 'node:test'
+import { apiSession, eventually, expectPath, expectToast, followLabels, newPage, nextRpc, pastThrottle, recordRpc, screenshot, signUp, useBrowser } from './support.mjs'
 
 const releaseCards = (page) => page.locator('article[data-release-id]')
 const releaseIds = (page) => releaseCards(page).evaluateAll((els) => els.map((el) => Number(el.dataset.releaseId)))
 const card = (page, id) => page.locator(`article[data-release-id="${id}"]`)
 
 describe('new releases and explore', () => {
-  let browser
-  before(async () => {
-    browser = await launchBrowser()
-  })
-  after(async () => {
-    await browser?.close()
-  })
+  const browser = useBrowser()
 
   test('the feed invites a new member to browse labels', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     await signUp(page)
     await page.getByText('Start following labels to see their latest releases here!').waitFor()
     await screenshot(page, 'feed-empty')
@@ -29,7 +23,7 @@ describe('new releases and explore', () => {
   })
 
   test('feed: cards, infinite scroll, listened toggle survives a reload, throttle', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     const creds = await signUp(page)
     const session = await apiSession(creds)
     await followLabels(session, 8)
@@ -85,7 +79,7 @@ describe('new releases and explore', () => {
   })
 
   test('explore: shuffle excludes what was shown; staged filters; genre chips', async () => {
-    const page = await newPage(browser)
+    const page = await newPage(browser())
     const creds = await signUp(page)
     const session = await apiSession(creds)
 
@@ -110,14 +104,14 @@ describe('new releases and explore', () => {
     // Filters are staged: moving the slider sends nothing until Apply Filters.
     await page.getByRole('button', { name: 'Filters' }).click()
     const panel = page.getByRole('complementary', { name: 'Explore filters' })
-    const calls = countRpc(page, 'get_random_releases')
+    const calls = recordRpc(page, 'get_random_releases')
     const slider = panel.getByLabel('Time range')
     await slider.focus()
     await page.keyboard.press('End')
     await panel.getByTestId('time-range-value').filter({ hasText: '6 Months' }).waitFor()
     await screenshot(page, 'explore-filters')
     await new Promise((r) => setTimeout(r, 400))
-    assert.equal(calls(), 0, 'staged filters must not reload')
+    assert.equal(calls.length, 0, 'staged filters must not reload')
     const applied = await nextRpc(page, 'get_random_releases', () => panel.getByRole('button', { name: 'Apply Filters' }).click())
     assert.equal(applied.time_range_days, 180)
     assert.deepEqual(applied.exclude_ids, [], 'changing filters clears the excluded ids')

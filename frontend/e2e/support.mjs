@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { after, before } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 
@@ -22,7 +23,6 @@ export function gatewayConfig() {
   return {
     url: url.replace(/\/+$/, ''),
     anonKey,
-    serviceRoleKey: process.env.LABELBASE_SERVICE_ROLE_KEY ?? '',
     inviteCode,
     artifacts: process.env.LABELBASE_ARTIFACTS || fileURLToPath(new URL('../test-results/e2e/', import.meta.url)),
   }
@@ -41,6 +41,18 @@ export function launchBrowser() {
     executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   })
+}
+
+/** Launches one browser for the enclosing suite and closes it afterwards; call it inside describe(). */
+export function useBrowser() {
+  let browser
+  before(async () => {
+    browser = await launchBrowser()
+  })
+  after(async () => {
+    await browser?.close()
+  })
+  return () => browser
 }
 
 /** A new, isolated browser context (own storage) and page. Page errors fail the journey. */
@@ -111,6 +123,12 @@ export async function signOut(page) {
   await expectPath(page, '/login')
 }
 
+/** Selects a tab by name and waits until it is the selected one. */
+export async function openTab(page, name) {
+  await page.getByRole('tab', { name }).click()
+  await page.waitForFunction((tab) => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === tab, name)
+}
+
 /** The number in the Labels count line ("N followed labels" / "N available labels"). */
 export async function labelsCount(page, kind) {
   const line = page.getByText(new RegExp(`^\\d+ ${kind} labels$`))
@@ -178,8 +196,9 @@ export async function followLabels(session, n) {
 
 /** Marks every release of `labelId` as listened. */
 export async function listenToWholeLabel(session, labelId) {
-  const all = await rpc(session, 'get_latest_releases_per_label', { p_label_ids: [labelId], p_limit: 100_000 })
-  assert.ok(all.length > 0, `label ${labelId} should have releases`)
+  // The procedure caps p_limit at 100; a demo label has far fewer releases.
+  const all = await rpc(session, 'get_latest_releases_per_label', { p_label_ids: [labelId], p_limit: 100 })
+  assert.ok(all.length > 0 && all.length < 100, `label ${labelId} should have between 1 and 99 releases, has ${all.length}`)
   for (const release of all) {
     await call('POST', '/rest/v1/user_listened_releases?on_conflict=user_id%2Crelease_id', {
       token: session.token,
@@ -198,11 +217,11 @@ export async function nextRpc(page, fn, action) {
   return request.postDataJSON()
 }
 
-/** Counts the app's calls to procedure `fn` from now on. */
-export function countRpc(page, fn) {
-  let n = 0
+/** Records the JSON bodies of the app's calls to procedure `fn` from now on (a live array). */
+export function recordRpc(page, fn) {
+  const bodies = []
   page.on('request', (request) => {
-    if (isRpc(request, fn)) n += 1
+    if (isRpc(request, fn)) bodies.push(request.postDataJSON())
   })
-  return () => n
+  return bodies
 }

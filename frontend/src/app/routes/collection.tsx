@@ -5,19 +5,20 @@ import { useDocumentTitle } from '@/hooks/use-document-title'
 export default function CollectionRoute() {
   useDocumentTitle('Collection')
   const listen = useListenToggle()
-  const listenedIds = useListenedReleaseIds()
+  const listened = useListenedReleaseIds()
   return (
     <CollectionPage
+      onLabelsLoaded={listened.reload}
       renderRelease={(release) => {
-        const listened = listen.valueOf(release.id, listenedIds.has(release.id))
+        const isListened = listen.valueOf(release.id, listened.ids.has(release.id))
         return (
           <ReleaseCard
             compact
             release={release}
-            listened={listened}
+            listened={isListened}
             saving={listen.isSaving(release.id)}
             error={listen.errorOf(release.id)}
-            onToggleListened={() => listen.toggle(release.id, listened)}
+            onToggleListened={() => listen.toggle(release.id, isListened)}
           />
         )
       }}

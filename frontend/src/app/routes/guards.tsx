@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router'
 import { PageSpinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
-import { redirectTarget } from '@/features/auth/components/redirect-target'
+import { redirectTarget } from '@/features/auth/utils/redirect-target'
 import { useAuth } from '@/lib/auth'
 
 /** Signed-in users only: a spinner while auth loads, /login when signed out. */

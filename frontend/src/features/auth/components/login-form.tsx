@@ -9,7 +9,7 @@ import { paths } from '@/config/paths'
 import { cn } from '@/lib/cn'
 import { login } from '../api/login'
 import { AuthCard } from './auth-card'
-import { redirectTarget } from './redirect-target'
+import { redirectTarget } from '../utils/redirect-target'
 
 export function LoginForm() {
   const toast = useToast()

@@ -37,10 +37,14 @@ type CollectionTab = (typeof TABS)[number]['value']
 
 interface CollectionPageProps {
   renderRelease: (release: Release) => ReactNode
+  /** Called after each (re)load of the label list, e.g. to refresh listened states. */
+  onLabelsLoaded?: () => void
 }
 
 /** Followed labels, 5 per page in a per-session shuffled order, each with its latest releases. */
-export function CollectionPage({ renderRelease }: CollectionPageProps) {
+export function CollectionPage({ renderRelease, onLabelsLoaded }: CollectionPageProps) {
+  const onLoaded = useRef(onLabelsLoaded)
+  onLoaded.current = onLabelsLoaded
   const user = useUser()
   const toast = useToast()
   const seed = useMemo(() => sessionSeed(window.sessionStorage, COLLECTION_SEED_STORAGE_KEY), [])
@@ -64,7 +68,11 @@ export function CollectionPage({ renderRelease }: CollectionPageProps) {
     setLabels([])
     setPage(1)
     getCollectionLabels(user.id, filterType)
-      .then((rows) => active && setLabels(seededShuffle(rows, seed)))
+      .then((rows) => {
+        if (!active) return
+        setLabels(seededShuffle(rows, seed))
+        onLoaded.current?.()
+      })
       .catch(() => active && toast.error(messages.load.collectionLabels, TOAST_ERROR_MS))
       .finally(() => active && setLoading(false))
     return () => {

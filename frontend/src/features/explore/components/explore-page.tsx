@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { Button } from '@/components/ui/button'
-import { focusRing } from '@/components/ui/button'
+import { Button, focusRing } from '@/components/ui/button'
 import { FilterChip } from '@/components/ui/chip'
 import { EmptyState } from '@/components/ui/empty-state'
 import { PageHeader } from '@/components/ui/page-header'
@@ -89,8 +88,7 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
   }
 
   const removeGenre = (genre: string) => {
-    const next = { ...applied, genres: applied.genres.filter((g) => g !== genre) }
-    setApplied(next)
+    setApplied({ ...applied, genres: applied.genres.filter((g) => g !== genre) })
     setStaged((s) => ({ ...s, genres: s.genres.filter((g) => g !== genre) }))
   }
   const clearGenres = () => {
