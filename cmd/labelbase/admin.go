@@ -54,7 +54,7 @@ func openPool(ctx context.Context, log *slog.Logger) (*pgxpool.Pool, error) {
 }
 
 func runMigrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	if len(args) != 1 {
+	if len(args) != 1 || (args[0] != "up" && args[0] != "down" && args[0] != "version") {
 		return usageError{"migrate needs one of: up, down, version"}
 	}
 	u, err := databaseURL(log)
@@ -75,9 +75,6 @@ func runMigrate(ctx context.Context, args []string, stdout io.Writer, log *slog.
 		if err := m.Down(); err != nil {
 			return err
 		}
-	case "version":
-	default:
-		return usageError{fmt.Sprintf("unknown migrate action %q", args[0])}
 	}
 	v, dirty, err := m.Version()
 	if err != nil {
@@ -99,6 +96,7 @@ func runInvite(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	switch args[0] {
 	case "create":
 		fs := flag.NewFlagSet("invite create", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
 		uses := fs.Int("uses", 1, "how many sign-ups the code allows")
 		expires := fs.Duration("expires", 0, "lifetime such as 72h (0 = never expires)")
 		note := fs.String("note", "", "a note for yourself, e.g. who it is for")

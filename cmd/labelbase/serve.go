@@ -25,6 +25,7 @@ func loadConfig() (*config.Config, error) {
 
 func runServe(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
 	doMigrate := fs.Bool("migrate", true, "apply pending migrations before serving")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}

