@@ -1,16 +1,27 @@
 // Package rest serves /rest/v1: a PostgREST-compatible API over the
 // exposed schemas, where PostgreSQL's grants and row-level security decide
 // what each caller may read and write.
+//
+// A request is parsed into a syntax tree (package query), checked against
+// the schema cache (package schema), turned into one SQL statement, and
+// run in one transaction as the caller's role after one set_config round
+// trip. JSON is built by PostgreSQL.
 package rest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"sync/atomic"
+	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -25,20 +36,102 @@ type Deps struct {
 
 // API is the /rest/v1 module.
 type API struct {
-	d Deps
+	cfg      *config.Config
+	pool     *pgxpool.Pool
+	verifier *token.Verifier
+	log      *slog.Logger
+	cache    atomic.Pointer[schema.Cache]
+
+	// skipRoleSwitch is a test hook simulating a bug that forgets the role
+	// switch; the authenticator login must then be refused everything.
+	skipRoleSwitch bool
 }
 
 // New loads the schema cache and returns the API.
 func New(ctx context.Context, d Deps) (*API, error) {
-	return &API{d: d}, nil
+	if d.Config == nil || d.Pool == nil || d.Verifier == nil {
+		return nil, errors.New("rest: Config, Pool and Verifier are required")
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log}
+	if err := a.Reload(ctx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Reload rebuilds the schema cache and swaps it in; requests in flight
+// keep the snapshot they started with.
+func (a *API) Reload(ctx context.Context) error {
+	start := time.Now()
+	c, err := schema.Load(ctx, a.pool, a.cfg.DBSchemas)
+	if err != nil {
+		return fmt.Errorf("rest: load schema cache: %w", err)
+	}
+	a.cache.Store(c)
+	a.log.Info("schema cache loaded", "tables", len(c.Tables), "functions", len(c.Funcs),
+		"duration_ms", time.Since(start).Milliseconds())
+	return nil
+}
+
+// Watch listens on channel pgrst and reloads the schema cache on
+// 'reload schema' (or an empty payload), and after every reconnect, since
+// notifications may have been missed. It blocks until ctx ends.
+func (a *API) Watch(ctx context.Context) {
+	backoff := time.Second
+	first := true
+	for ctx.Err() == nil {
+		err := a.listen(ctx, !first)
+		first = false
+		if ctx.Err() != nil {
+			return
+		}
+		a.log.Warn("schema cache listener lost its connection; retrying", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		if backoff < 30*time.Second {
+			backoff *= 2
+		}
+	}
+}
+
+func (a *API) listen(ctx context.Context, reloadFirst bool) error {
+	conn, err := pgx.ConnectConfig(ctx, a.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN pgrst"); err != nil {
+		return err
+	}
+	if reloadFirst {
+		if err := a.Reload(ctx); err != nil {
+			a.log.Error("schema cache reload failed", "err", err)
+		}
+	}
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		switch n.Payload {
+		case "", "reload schema":
+			if err := a.Reload(ctx); err != nil {
+				a.log.Error("schema cache reload failed", "err", err)
+			}
+		}
+	}
 }
 
 // Register adds the routes, relative to /rest/v1.
-func (a *API) Register(g *echo.Group) {}
-
-// Reload reloads the schema cache.
-func (a *API) Reload(ctx context.Context) error { return nil }
-
-// Watch listens on channel pgrst and reloads on 'reload schema'. It blocks
-// until ctx ends.
-func (a *API) Watch(ctx context.Context) { <-ctx.Done() }
+func (a *API) Register(g *echo.Group) {
+	g.Any("", a.root)
+	g.Any("/", a.root)
+	g.Any("/rpc/:fn", a.rpc)
+	g.Any("/:table", a.table)
+}
