@@ -1,0 +1,109 @@
+package rest
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/token"
+)
+
+// caller is who a request runs as.
+type caller struct {
+	role   string
+	claims []byte
+}
+
+// authed says whether the caller presented a user or service JWT; it
+// decides between 401 and 403 for missing privileges, as in PostgREST.
+func (c *caller) authed(anonRole string) bool { return c.role != anonRole }
+
+// jwtError is PostgREST's 401 for a token it cannot accept: the code, its
+// fixed message and the WWW-Authenticate challenge that repeats it.
+func jwtError(code, msg string, details any) *apierr.Error {
+	e := apierr.New(http.StatusUnauthorized, code, "%s", msg)
+	e.Details = details
+	return e.WithHeader("WWW-Authenticate", `Bearer error="invalid_token", error_description=`+strconv.Quote(msg))
+}
+
+// authenticate resolves the role: no Authorization (or the anon key as
+// bearer) is anonymous, the service-role key is service_role, anything
+// else must be a valid HS256 JWT whose role is allowed. The apikey header
+// alone never grants more than anon.
+func (a *API) authenticate(r *http.Request) (*caller, error) {
+	anon := a.cfg.DBAnonRole
+	h := strings.TrimSpace(r.Header.Get("Authorization"))
+	if h == "" {
+		return &caller{role: anon, claims: roleClaims(anon)}, nil
+	}
+	scheme, tok, _ := strings.Cut(h, " ")
+	if !strings.EqualFold(scheme, "bearer") {
+		// PostgREST only reads Bearer credentials; others are ignored.
+		return &caller{role: anon, claims: roleClaims(anon)}, nil
+	}
+	tok = strings.TrimSpace(tok)
+	switch {
+	case tok == "":
+		return nil, jwtError("PGRST301", "Empty JWT is sent in Authorization header", nil)
+	case tok == a.cfg.AnonKey:
+		return &caller{role: anon, claims: roleClaims(anon)}, nil
+	case tok == a.cfg.ServiceRoleKey:
+		return &caller{role: "service_role", claims: roleClaims("service_role")}, nil
+	}
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return nil, jwtError("PGRST301", fmt.Sprintf("Expected 3 parts in JWT; got %d", len(parts)), nil)
+	}
+	hdr, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[0], "="))
+	var head struct {
+		Alg string `json:"alg"`
+	}
+	if err != nil || json.Unmarshal(hdr, &head) != nil {
+		return nil, jwtError("PGRST301", "JWT couldn't be decoded", nil)
+	}
+	if head.Alg != "HS256" {
+		return nil, jwtError("PGRST301", "Wrong or unsupported encoding algorithm", "JWT algorithm "+strconv.Quote(head.Alg)+" is not allowed; only HS256 is accepted")
+	}
+	v, err := a.verifier.Verify(tok)
+	if err != nil {
+		return nil, mapTokenError(err)
+	}
+	if !db.AllowedRoles[v.Role] {
+		return nil, jwtError("PGRST303", "JWT role is not allowed", fmt.Sprintf("role %q is not one of anon, authenticated, service_role", v.Role))
+	}
+	return &caller{role: v.Role, claims: v.JSON}, nil
+}
+
+func mapTokenError(err error) *apierr.Error {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, token.ErrExpired):
+		return jwtError("PGRST303", "JWT expired", nil)
+	case errors.Is(err, token.ErrClaims):
+		switch {
+		case strings.Contains(msg, "audience"):
+			return jwtError("PGRST303", "JWT not in audience", nil)
+		case strings.Contains(msg, "not valid yet"):
+			return jwtError("PGRST303", "JWT not yet valid", nil)
+		case strings.Contains(msg, "before issued"):
+			return jwtError("PGRST303", "JWT issued at future", nil)
+		default:
+			return jwtError("PGRST303", "Parsing claims failed", nil)
+		}
+	case strings.Contains(msg, "signature"):
+		return jwtError("PGRST301", "JWT cryptographic operation failed", nil)
+	default:
+		return jwtError("PGRST301", "JWT couldn't be decoded", nil)
+	}
+}
+
+func roleClaims(role string) []byte {
+	b, _ := json.Marshal(map[string]string{"role": role})
+	return b
+}

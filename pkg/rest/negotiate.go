@@ -1,0 +1,197 @@
+package rest
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+)
+
+// media is the response representation.
+type media int
+
+const (
+	mediaJSON media = iota
+	mediaObject
+	mediaCSV
+	mediaOpenAPI
+)
+
+const (
+	ctJSON    = "application/json; charset=utf-8"
+	ctObject  = "application/vnd.pgrst.object+json; charset=utf-8"
+	ctCSV     = "text/csv; charset=utf-8"
+	ctOpenAPI = "application/openapi+json; charset=utf-8"
+)
+
+// negotiate picks the representation from Accept, highest q first.
+// nulls=stripped on the pgrst media types strips null fields.
+func negotiate(accept string, root bool) (media, bool, error) {
+	accept = strings.TrimSpace(accept)
+	if accept == "" {
+		if root {
+			return mediaOpenAPI, false, nil
+		}
+		return mediaJSON, false, nil
+	}
+	type cand struct {
+		typ   string
+		strip bool
+		q     float64
+		i     int
+	}
+	var cands []cand
+	var names []string
+	for i, part := range strings.Split(accept, ",") {
+		fields := strings.Split(part, ";")
+		c := cand{typ: strings.ToLower(strings.TrimSpace(fields[0])), q: 1, i: i}
+		for _, p := range fields[1:] {
+			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+			switch strings.ToLower(strings.TrimSpace(k)) {
+			case "q":
+				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+					c.q = f
+				}
+			case "nulls":
+				c.strip = strings.TrimSpace(v) == "stripped"
+			}
+		}
+		names = append(names, strings.TrimSpace(part))
+		if c.q > 0 {
+			cands = append(cands, c)
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].q > cands[b].q })
+	for _, c := range cands {
+		switch c.typ {
+		case "*/*", "application/*":
+			if root {
+				return mediaOpenAPI, false, nil
+			}
+			return mediaJSON, false, nil
+		case "application/json":
+			return mediaJSON, false, nil
+		case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
+			return mediaJSON, c.strip, nil
+		case "application/vnd.pgrst.object+json", "application/vnd.pgrst.object":
+			if !root {
+				return mediaObject, c.strip, nil
+			}
+		case "text/csv", "text/*":
+			if !root {
+				return mediaCSV, false, nil
+			}
+		case "application/openapi+json":
+			if root {
+				return mediaOpenAPI, false, nil
+			}
+		}
+	}
+	return 0, false, apierr.New(http.StatusNotAcceptable, "PGRST107", "None of these media types are available: %s", strings.Join(names, ", "))
+}
+
+// prefs is the parsed Prefer header.
+type prefs struct {
+	ret            string // minimal, headers-only, representation ("" = unset)
+	count          string // exact, planned, estimated
+	resolution     string // merge, ignore
+	missingDefault bool
+	strict         bool
+	invalid        []string
+}
+
+func parsePrefer(h http.Header) prefs {
+	var p prefs
+	for _, line := range h.Values("Prefer") {
+		for _, item := range strings.Split(line, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				continue
+			}
+			switch item {
+			case "return=minimal", "return=headers-only", "return=representation":
+				p.ret = strings.TrimPrefix(item, "return=")
+			case "count=exact", "count=planned", "count=estimated":
+				p.count = strings.TrimPrefix(item, "count=")
+			case "resolution=merge-duplicates":
+				p.resolution = "merge"
+			case "resolution=ignore-duplicates":
+				p.resolution = "ignore"
+			case "missing=default":
+				p.missingDefault = true
+			case "missing=null":
+				p.missingDefault = false
+			case "handling=strict":
+				p.strict = true
+			case "handling=lenient", "tx=commit", "params=single-object":
+			default:
+				if !strings.HasPrefix(item, "timezone=") && !strings.HasPrefix(item, "max-affected=") {
+					p.invalid = append(p.invalid, item)
+				}
+			}
+		}
+	}
+	return p
+}
+
+func (p prefs) check() error {
+	if p.strict && len(p.invalid) > 0 {
+		e := apierr.New(http.StatusBadRequest, "PGRST122", "Invalid preferences given with handling=strict")
+		e.Details = "Invalid preferences: " + strings.Join(p.invalid, ", ")
+		return e
+	}
+	return nil
+}
+
+// applied lists the preferences honoured, for Preference-Applied.
+func (p prefs) applied(write bool) string {
+	var out []string
+	if p.ret != "" && write {
+		out = append(out, "return="+p.ret)
+	}
+	if p.count != "" {
+		out = append(out, "count="+p.count)
+	}
+	if write {
+		switch p.resolution {
+		case "merge":
+			out = append(out, "resolution=merge-duplicates")
+		case "ignore":
+			out = append(out, "resolution=ignore-duplicates")
+		}
+		if p.missingDefault {
+			out = append(out, "missing=default")
+		}
+	}
+	if p.strict {
+		out = append(out, "handling=strict")
+	}
+	return strings.Join(out, ", ")
+}
+
+// rangeHeader parses Range: [items=]lower-[upper].
+func rangeHeader(h http.Header) (lower int64, upper *int64, ok bool) {
+	v := strings.TrimSpace(h.Get("Range"))
+	if v == "" {
+		return 0, nil, false
+	}
+	v = strings.TrimPrefix(v, "items=")
+	lo, hi, found := strings.Cut(v, "-")
+	if !found {
+		return 0, nil, false
+	}
+	l, err := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
+	if err != nil || l < 0 {
+		return 0, nil, false
+	}
+	if strings.TrimSpace(hi) == "" {
+		return l, nil, true
+	}
+	u, err := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
+	if err != nil {
+		return 0, nil, false
+	}
+	return l, &u, true
+}

@@ -1,0 +1,603 @@
+package query
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
+)
+
+// Statement is one SQL statement and its text-format bind values. Every
+// statement built here returns one row of five text columns: total count
+// (or NULL), rows in the page, the body, and the response.headers and
+// response.status settings.
+type Statement struct {
+	SQL  string
+	Args []*string
+}
+
+// Builder accumulates bind values while SQL is generated.
+type Builder struct {
+	Cache  *schema.Cache
+	args   []*string
+	nalias int
+}
+
+// NewBuilder returns a builder over cache.
+func NewBuilder(c *schema.Cache) *Builder { return &Builder{Cache: c} }
+
+func (b *Builder) bind(v string) string {
+	b.args = append(b.args, &v)
+	return "$" + strconv.Itoa(len(b.args))
+}
+
+func q(name string) string { return pgx.Identifier{name}.Sanitize() }
+
+func qi(t *schema.Table) string { return pgx.Identifier{t.Schema, t.Name}.Sanitize() }
+
+// level is one resource in the resolved select tree.
+type level struct {
+	t      *schema.Table
+	alias  string
+	items  []SelectItem
+	node   *Node
+	path   []string
+	embeds []*embedLevel
+}
+
+type embedLevel struct {
+	e     *Embed
+	fk    *schema.FK
+	toOne bool
+	lvl   *level
+}
+
+func (l *level) embed(key string) *embedLevel {
+	for _, e := range l.embeds {
+		if e.e.Key() == key {
+			return e
+		}
+	}
+	return nil
+}
+
+// resolve binds the select tree to the schema cache.
+func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req *Request, path []string) (*level, error) {
+	if items == nil {
+		items = []SelectItem{{Star: true}}
+	}
+	l := &level{t: t, alias: alias, items: items, node: req.Nodes[joinPath(path)], path: path}
+	if l.node == nil {
+		l.node = &Node{Path: path}
+	}
+	for _, it := range items {
+		if it.Embed == nil {
+			continue
+		}
+		fk, toOne, err := b.relationship(t, it.Embed)
+		if err != nil {
+			return nil, err
+		}
+		var child *schema.Table
+		if toOne {
+			child = b.Cache.Tables[fk.To]
+		} else {
+			child = b.Cache.Tables[fk.From]
+		}
+		b.nalias++
+		cpath := append(append([]string(nil), path...), it.Embed.Key())
+		cl, err := b.resolve(child, "pgrst_"+strconv.Itoa(b.nalias)+"_"+child.Name, it.Embed.Select, req, cpath)
+		if err != nil {
+			return nil, err
+		}
+		if it.Embed.Spread && !toOne {
+			return nil, withDetails(apierr.New(http.StatusBadRequest, "PGRST119", "A spread operation on '%s' is not possible", it.Embed.Name),
+				fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", t.Name, it.Embed.Name))
+		}
+		l.embeds = append(l.embeds, &embedLevel{e: it.Embed, fk: fk, toOne: toOne, lvl: cl})
+	}
+	// Embed null filters (rel=is.null) are recognised here, where the
+	// embeds are known.
+	for i, c := range l.node.Conds {
+		if c.Filter != nil && len(c.Filter.Field.Path) == 0 && l.t.Column(c.Filter.Field.Name) == nil {
+			if e := l.embed(c.Filter.Field.Name); e != nil {
+				f := c.Filter
+				if f.Op != "is" || (f.Value != "null" && f.Value != "not_null") {
+					e2 := apierr.New(http.StatusBadRequest, "PGRST120", "Bad operator on the '%s' embedded resource", f.Field.Name)
+					e2.Details = "Only is null or not is null filters are allowed on embedded resources"
+					return nil, e2
+				}
+				isNull := (f.Value == "null") != f.Negate
+				l.node.Conds[i] = Cond{Embed: f.Field.Name, EmbedNull: isNull}
+			}
+		}
+	}
+	return l, nil
+}
+
+func withDetails(e *apierr.Error, d any) *apierr.Error { e.Details = d; return e }
+
+// checkNodes reports filters or modifiers aimed at resources that are not
+// embedded in this request: PGRST108.
+func checkNodes(root *level, req *Request) error {
+	known := map[string]bool{"": true}
+	var walk func(l *level)
+	walk = func(l *level) {
+		for _, e := range l.embeds {
+			known[joinPath(e.lvl.path)] = true
+			walk(e.lvl)
+		}
+	}
+	walk(root)
+	keys := make([]string, 0, len(req.Nodes))
+	for k := range req.Nodes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		n := req.Nodes[k]
+		if known[k] || (len(n.Conds) == 0 && len(n.Order) == 0 && n.Limit == nil && n.Offset == nil) {
+			continue
+		}
+		name := n.Path[len(n.Path)-1]
+		// Report the first missing step, as PostgREST names the resource.
+		for i := range n.Path {
+			if !known[joinPath(n.Path[:i+1])] {
+				name = n.Path[i]
+				break
+			}
+		}
+		e := apierr.New(http.StatusBadRequest, "PGRST108", "'%s' is not an embedded resource in this request", name)
+		e.Hint = fmt.Sprintf("Verify that '%s' is included in the 'select' query parameter.", name)
+		return e
+	}
+	return nil
+}
+
+// relationship finds the foreign key an embed goes through.
+func (b *Builder) relationship(parent *schema.Table, e *Embed) (*schema.FK, bool, error) {
+	type cand struct {
+		fk    *schema.FK
+		toOne bool
+	}
+	var cands []cand
+	for _, fk := range parent.FKs {
+		target := b.Cache.Tables[fk.To]
+		if target == nil {
+			continue
+		}
+		if target.Name == e.Name || fk.Name == e.Name || (len(fk.FromCols) == 1 && fk.FromCols[0] == e.Name) {
+			cands = append(cands, cand{fk, true})
+		}
+	}
+	for _, fk := range parent.Refs {
+		src := b.Cache.Tables[fk.From]
+		if src == nil {
+			continue
+		}
+		if src.Name == e.Name || fk.Name == e.Name {
+			cands = append(cands, cand{fk, false})
+		}
+	}
+	if e.Hint != "" {
+		var kept []cand
+		for _, c := range cands {
+			if c.fk.Name == e.Hint || contains(c.fk.FromCols, e.Hint) || contains(c.fk.ToCols, e.Hint) {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
+	switch len(cands) {
+	case 1:
+		return cands[0].fk, cands[0].toOne, nil
+	case 0:
+		err := apierr.New(http.StatusBadRequest, "PGRST200", "Could not find a relationship between '%s' and '%s' in the schema cache", parent.Name, e.Name)
+		using := ""
+		if e.Hint != "" {
+			using = "' using the hint '" + e.Hint
+		}
+		err.Details = fmt.Sprintf("Searched for a foreign key relationship between '%s' and '%s%s' in the schema '%s', but no matches were found.", parent.Name, e.Name, using, parent.Schema)
+		if e.Hint == "" {
+			var related []string
+			for _, fk := range parent.FKs {
+				related = append(related, fk.To.Name)
+			}
+			for _, fk := range parent.Refs {
+				related = append(related, fk.From.Name)
+			}
+			if s := schema.Closest(e.Name, related); s != "" {
+				err.Hint = fmt.Sprintf("Perhaps you meant '%s' instead of '%s'.", s, e.Name)
+			}
+		}
+		return nil, false, err
+	default:
+		var details []map[string]string
+		var hints []string
+		for _, c := range cands {
+			card := "one-to-many"
+			if c.toOne {
+				card = "many-to-one"
+			}
+			details = append(details, map[string]string{
+				"cardinality":  card,
+				"embedding":    parent.Name + " with " + e.Name,
+				"relationship": fmt.Sprintf("%s using %s(%s) and %s(%s)", c.fk.Name, c.fk.From.Name, strings.Join(c.fk.FromCols, ", "), c.fk.To.Name, strings.Join(c.fk.ToCols, ", ")),
+			})
+			hints = append(hints, "'"+e.Name+"!"+c.fk.Name+"'")
+		}
+		err := apierr.New(http.StatusMultipleChoices, "PGRST201", "Could not embed because more than one relationship was found for '%s' and '%s'", parent.Name, e.Name)
+		err.Details = details
+		err.Hint = fmt.Sprintf("Try changing '%s' to one of the following: %s. Find the desired relationship in the 'details' key.", e.Name, strings.Join(hints, ", "))
+		return nil, false, err
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fieldExpr renders a column with its JSON path and returns the SQL type a
+// compared value should be cast to.
+func (b *Builder) fieldExpr(l *level, f Field) (expr, typ string, col *schema.Column, err error) {
+	col = l.t.Column(f.Name)
+	if col == nil {
+		return "", "", nil, ColumnNotFound(l.t.Name, f.Name, l.t.ColumnNames(), schema.Closest)
+	}
+	expr = q(l.alias) + "." + q(f.Name)
+	typ = col.Type
+	for _, s := range f.Path {
+		key := s.Key
+		if _, err := strconv.Atoi(key); err == nil {
+			expr += s.Arrow + b.bind(key) + "::integer"
+		} else {
+			expr += s.Arrow + b.bind(key) + "::text"
+		}
+		if s.Arrow == "->>" {
+			typ = "text"
+		} else if col.Base == "json" {
+			typ = "json"
+		} else {
+			typ = "jsonb"
+		}
+	}
+	return expr, typ, col, nil
+}
+
+func isTextish(col *schema.Column, typ string) bool {
+	return typ == "text" || (typ == col.Type && col.Category == "S")
+}
+
+var sqlOps = map[string]string{"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=",
+	"like": "LIKE", "ilike": "ILIKE", "match": "~", "imatch": "~*",
+	"cs": "@>", "cd": "<@", "ov": "&&", "sl": "<<", "sr": ">>", "nxl": "&<", "nxr": "&>", "adj": "-|-"}
+
+var ftsFuncs = map[string]string{"fts": "to_tsquery", "plfts": "plainto_tsquery", "phfts": "phraseto_tsquery", "wfts": "websearch_to_tsquery"}
+
+func (b *Builder) filterSQL(l *level, f *Filter) (string, error) {
+	expr, typ, col, err := b.fieldExpr(l, f.Field)
+	if err != nil {
+		return "", err
+	}
+	if typ == "json" {
+		// json has no equality operator; compare as jsonb.
+		expr = "(" + expr + ")::jsonb"
+		typ = "jsonb"
+	}
+	var s string
+	switch f.Op {
+	case "eq", "neq", "gt", "gte", "lt", "lte":
+		if f.Quant != "" {
+			s = fmt.Sprintf("%s %s %s(%s::%s[])", expr, sqlOps[f.Op], strings.ToUpper(f.Quant), b.bind(f.Value), typ)
+		} else {
+			s = fmt.Sprintf("%s %s %s::%s", expr, sqlOps[f.Op], b.bind(f.Value), typ)
+		}
+	case "like", "ilike", "match", "imatch":
+		if !isTextish(col, typ) {
+			expr = "(" + expr + ")::text"
+		}
+		v := f.Value
+		if f.Op == "like" || f.Op == "ilike" {
+			v = strings.ReplaceAll(v, "*", "%")
+		}
+		if f.Quant != "" {
+			s = fmt.Sprintf("%s %s %s(%s::text[])", expr, sqlOps[f.Op], strings.ToUpper(f.Quant), b.bind(v))
+		} else {
+			s = fmt.Sprintf("%s %s %s::text", expr, sqlOps[f.Op], b.bind(v))
+		}
+	case "in":
+		s = fmt.Sprintf("%s = ANY(%s::%s[])", expr, b.bind(arrayLiteral(f.List)), typ)
+	case "is":
+		s = expr + map[string]string{"null": " IS NULL", "not_null": " IS NOT NULL", "true": " IS TRUE", "false": " IS FALSE", "unknown": " IS UNKNOWN"}[f.Value]
+	case "isdistinct":
+		s = fmt.Sprintf("%s IS DISTINCT FROM %s::%s", expr, b.bind(f.Value), typ)
+	case "cs", "cd", "ov", "sl", "sr", "nxl", "nxr", "adj":
+		v := f.Value
+		if f.Op == "ov" && strings.HasPrefix(v, "(") && strings.HasSuffix(v, ")") && strings.HasSuffix(typ, "[]") {
+			v = arrayLiteral(splitList(v[1 : len(v)-1]))
+		}
+		s = fmt.Sprintf("%s %s %s::%s", expr, sqlOps[f.Op], b.bind(v), typ)
+	case "fts", "plfts", "phfts", "wfts":
+		cfg := ""
+		if f.Config != "" {
+			cfg = b.bind(f.Config) + "::regconfig, "
+		}
+		vec := expr
+		if col.Base != "tsvector" || len(f.Field.Path) > 0 {
+			vec = "to_tsvector(" + cfg + "(" + expr + ")::text)"
+		}
+		s = fmt.Sprintf("%s @@ %s(%s%s::text)", vec, ftsFuncs[f.Op], cfg, b.bind(f.Value))
+	default:
+		return "", apierr.New(http.StatusBadRequest, "PGRST100", "unknown operator %q", f.Op)
+	}
+	if f.Negate {
+		s = "NOT (" + s + ")"
+	}
+	return s, nil
+}
+
+// arrayLiteral renders a PostgreSQL array literal with every element
+// quoted, so commas, braces and quotes in values stay values.
+func arrayLiteral(items []string) string {
+	var sb strings.Builder
+	sb.WriteByte('{')
+	for i, it := range items {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteByte('"')
+		for _, r := range it {
+			if r == '"' || r == '\\' {
+				sb.WriteByte('\\')
+			}
+			sb.WriteRune(r)
+		}
+		sb.WriteByte('"')
+	}
+	sb.WriteByte('}')
+	return sb.String()
+}
+
+func (b *Builder) condSQL(l *level, c Cond) (string, error) {
+	switch {
+	case c.Filter != nil:
+		return b.filterSQL(l, c.Filter)
+	case c.Logic != nil:
+		parts := make([]string, 0, len(c.Logic.Children))
+		for _, ch := range c.Logic.Children {
+			s, err := b.condSQL(l, ch)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, s)
+		}
+		sep := " AND "
+		if c.Logic.Or {
+			sep = " OR "
+		}
+		s := "(" + strings.Join(parts, sep) + ")"
+		if c.Logic.Negate {
+			s = "NOT " + s
+		}
+		return s, nil
+	default:
+		e := l.embed(c.Embed)
+		ex, err := b.existsSQL(l, e)
+		if err != nil {
+			return "", err
+		}
+		if c.EmbedNull {
+			return "NOT " + ex, nil
+		}
+		return ex, nil
+	}
+}
+
+func joinCond(parentAlias string, e *embedLevel) string {
+	var parts []string
+	for i := range e.fk.FromCols {
+		if e.toOne {
+			parts = append(parts, q(e.lvl.alias)+"."+q(e.fk.ToCols[i])+" = "+q(parentAlias)+"."+q(e.fk.FromCols[i]))
+		} else {
+			parts = append(parts, q(e.lvl.alias)+"."+q(e.fk.FromCols[i])+" = "+q(parentAlias)+"."+q(e.fk.ToCols[i]))
+		}
+	}
+	return strings.Join(parts, " AND ")
+}
+
+func (b *Builder) existsSQL(parent *level, e *embedLevel) (string, error) {
+	where, err := b.whereParts(e.lvl)
+	if err != nil {
+		return "", err
+	}
+	where = append([]string{joinCond(parent.alias, e)}, where...)
+	return "EXISTS (SELECT 1 FROM " + qi(e.lvl.t) + " AS " + q(e.lvl.alias) + " WHERE " + strings.Join(where, " AND ") + ")", nil
+}
+
+// whereParts are a level's conditions: its filters and an EXISTS for
+// every !inner embed.
+func (b *Builder) whereParts(l *level) ([]string, error) {
+	var out []string
+	for _, c := range l.node.Conds {
+		s, err := b.condSQL(l, c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	for _, e := range l.embeds {
+		if e.e.Inner {
+			s, err := b.existsSQL(l, e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+func (b *Builder) orderSQL(l *level) (string, error) {
+	var parts []string
+	for _, t := range l.node.Order {
+		var expr string
+		if t.Relation != "" {
+			e := l.embed(t.Relation)
+			if e == nil {
+				err := apierr.New(http.StatusBadRequest, "PGRST108", "'%s' is not an embedded resource in this request", t.Relation)
+				err.Hint = fmt.Sprintf("Verify that '%s' is included in the 'select' query parameter.", t.Relation)
+				return "", err
+			}
+			if !e.toOne {
+				err := apierr.New(http.StatusBadRequest, "PGRST118", "A related order on '%s' is not possible", t.Relation)
+				err.Details = fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", l.t.Name, t.Relation)
+				return "", err
+			}
+			fe, _, _, err := b.fieldExpr(e.lvl, t.Field)
+			if err != nil {
+				return "", err
+			}
+			expr = "(SELECT " + fe + " FROM " + qi(e.lvl.t) + " AS " + q(e.lvl.alias) + " WHERE " + joinCond(l.alias, e) + ")"
+		} else {
+			fe, _, _, err := b.fieldExpr(l, t.Field)
+			if err != nil {
+				return "", err
+			}
+			expr = fe
+		}
+		if t.Desc {
+			expr += " DESC"
+		} else {
+			expr += " ASC"
+		}
+		switch t.Nulls {
+		case "first":
+			expr += " NULLS FIRST"
+		case "last":
+			expr += " NULLS LAST"
+		}
+		parts = append(parts, expr)
+	}
+	if len(parts) == 0 {
+		return "", nil
+	}
+	return " ORDER BY " + strings.Join(parts, ", "), nil
+}
+
+func pageSQL(limit, offset *int64) string {
+	s := ""
+	if limit != nil {
+		s += " LIMIT " + strconv.FormatInt(*limit, 10)
+	}
+	if offset != nil && *offset > 0 {
+		s += " OFFSET " + strconv.FormatInt(*offset, 10)
+	}
+	return s
+}
+
+func outputName(it SelectItem) string {
+	if it.Alias != "" {
+		return it.Alias
+	}
+	if n := len(it.Field.Path); n > 0 {
+		return it.Field.Path[n-1].Key
+	}
+	return it.Field.Name
+}
+
+// castRe allows only plain type names; the parser already restricts them.
+var castRe = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
+
+func (b *Builder) selectSQL(l *level) (string, error) {
+	var parts []string
+	ei := 0
+	for _, it := range l.items {
+		switch {
+		case it.Star:
+			parts = append(parts, q(l.alias)+".*")
+		case it.Field != nil:
+			expr, _, _, err := b.fieldExpr(l, *it.Field)
+			if err != nil {
+				return "", err
+			}
+			if it.Cast != "" {
+				if !castRe.MatchString(it.Cast) {
+					return "", apierr.New(http.StatusBadRequest, "PGRST100", "invalid cast %q", it.Cast)
+				}
+				expr = "CAST(" + expr + " AS " + it.Cast + ")"
+			}
+			parts = append(parts, expr+" AS "+q(outputName(it)))
+		case it.Embed != nil:
+			e := l.embeds[ei]
+			ei++
+			s, err := b.embedSQL(l, e)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, ", "), nil
+}
+
+func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
+	where, err := b.whereParts(e.lvl)
+	if err != nil {
+		return "", err
+	}
+	where = append([]string{joinCond(parent.alias, e)}, where...)
+	from := " FROM " + qi(e.lvl.t) + " AS " + q(e.lvl.alias) + " WHERE " + strings.Join(where, " AND ")
+	if e.e.Spread {
+		var parts []string
+		for _, it := range e.lvl.items {
+			var items []SelectItem
+			switch {
+			case it.Star:
+				for _, c := range e.lvl.t.Columns {
+					items = append(items, SelectItem{Field: &Field{Name: c.Name}})
+				}
+			case it.Field != nil:
+				items = []SelectItem{it}
+			default:
+				return "", withDetails(apierr.New(http.StatusBadRequest, "PGRST127", "Feature not implemented"), "Embedding inside a spread resource is not supported")
+			}
+			for _, fi := range items {
+				expr, _, _, err := b.fieldExpr(e.lvl, *fi.Field)
+				if err != nil {
+					return "", err
+				}
+				if fi.Cast != "" {
+					expr = "CAST(" + expr + " AS " + fi.Cast + ")"
+				}
+				parts = append(parts, "(SELECT "+expr+from+") AS "+q(outputName(fi)))
+			}
+		}
+		return strings.Join(parts, ", "), nil
+	}
+	sel, err := b.selectSQL(e.lvl)
+	if err != nil {
+		return "", err
+	}
+	inner := "SELECT " + sel + from
+	if e.toOne {
+		return "(SELECT row_to_json(pgrst_x) FROM (" + inner + ") pgrst_x) AS " + q(e.e.Key()), nil
+	}
+	ord, err := b.orderSQL(e.lvl)
+	if err != nil {
+		return "", err
+	}
+	inner += ord + pageSQL(e.lvl.node.Limit, e.lvl.node.Offset)
+	return "coalesce((SELECT json_agg(pgrst_x) FROM (" + inner + ") pgrst_x), '[]') AS " + q(e.e.Key()), nil
+}

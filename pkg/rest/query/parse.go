@@ -1,0 +1,783 @@
+package query
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+)
+
+// Reserved query parameters; every other key is a filter (or an RPC
+// argument).
+var reserved = map[string]bool{"select": true, "order": true, "limit": true, "offset": true,
+	"columns": true, "on_conflict": true, "or": true, "and": true, "not.or": true, "not.and": true}
+
+// Pair is one decoded key=value of the query string, in order.
+type Pair struct{ Key, Value string }
+
+// SplitQuery decodes a raw query string keeping the order of its pairs,
+// with form decoding (+ is a space) as URLSearchParams encodes.
+func SplitQuery(raw string) ([]Pair, error) {
+	var out []Pair
+	for raw != "" {
+		var part string
+		part, raw, _ = strings.Cut(raw, "&")
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			return nil, parseError("query string", k, 0, "invalid percent-encoding")
+		}
+		val, err := url.QueryUnescape(v)
+		if err != nil {
+			return nil, parseError("query string", v, 0, "invalid percent-encoding")
+		}
+		out = append(out, Pair{key, val})
+	}
+	return out, nil
+}
+
+// Parse builds the request tree from the query string's pairs. isArg, when
+// not nil, claims keys that are RPC arguments.
+func Parse(pairs []Pair, isArg func(string) bool) (*Request, error) {
+	r := &Request{Nodes: map[string]*Node{}}
+	r.Root()
+	for _, p := range pairs {
+		k, v := p.Key, p.Value
+		if k == "apikey" {
+			// The gateway's apikey may ride in the query string.
+			continue
+		}
+		if isArg != nil && !reserved[k] && isArg(k) {
+			if r.Args == nil {
+				r.Args = map[string]string{}
+			}
+			if _, dup := r.Args[k]; !dup {
+				r.ArgOrder = append(r.ArgOrder, k)
+			}
+			r.Args[k] = v
+			continue
+		}
+		switch k {
+		case "select":
+			items, err := ParseSelect(v)
+			if err != nil {
+				return nil, err
+			}
+			r.Select = items
+			continue
+		case "columns":
+			cols, err := parseColumns(v)
+			if err != nil {
+				return nil, err
+			}
+			r.Columns = cols
+			continue
+		case "on_conflict":
+			cols, err := parseColumns(v)
+			if err != nil {
+				return nil, err
+			}
+			r.OnConflict = cols
+			continue
+		}
+		path, last := splitKey(k)
+		switch last {
+		case "order":
+			terms, err := ParseOrder(v)
+			if err != nil {
+				return nil, err
+			}
+			r.node(path).Order = terms
+			continue
+		case "limit", "offset":
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return nil, parseError(last, v, 0, "expecting an integer")
+			}
+			if last == "limit" {
+				if n < 0 {
+					return nil, rangeError("Limit should be greater than or equal to zero.")
+				}
+				r.node(path).Limit = &n
+			} else {
+				if n < 0 {
+					return nil, parseError("offset", v, 0, "expecting a non-negative integer")
+				}
+				r.node(path).Offset = &n
+			}
+			continue
+		case "or", "and":
+			neg := false
+			if len(path) > 0 && path[len(path)-1] == "not" {
+				neg = true
+				path = path[:len(path)-1]
+			}
+			l, err := ParseLogic(last, v)
+			if err != nil {
+				return nil, err
+			}
+			l.Negate = neg
+			n := r.node(path)
+			n.Conds = append(n.Conds, Cond{Logic: l})
+			continue
+		}
+		f, err := parseFieldString(last)
+		if err != nil {
+			return nil, err
+		}
+		flt, err := ParseFilter(f, v)
+		if err != nil {
+			return nil, err
+		}
+		n := r.node(path)
+		n.Conds = append(n.Conds, Cond{Filter: flt})
+	}
+	return r, nil
+}
+
+// splitKey splits "a.b.col" into the embed path [a b] and "col". Dots in
+// a JSON path (after an arrow) belong to the last segment.
+func splitKey(k string) ([]string, string) {
+	arrow := strings.Index(k, "->")
+	head, tail := k, ""
+	if arrow >= 0 {
+		head, tail = k[:arrow], k[arrow:]
+	}
+	parts := strings.Split(head, ".")
+	last := parts[len(parts)-1] + tail
+	path := parts[:len(parts)-1]
+	// "not.or" / "not.and": keep "not" in path for the caller to strip.
+	return path, last
+}
+
+func parseColumns(v string) ([]string, error) {
+	var out []string
+	for _, part := range splitTop(v, ',') {
+		part = strings.TrimSpace(part)
+		if len(part) >= 2 && part[0] == '"' && part[len(part)-1] == '"' {
+			part = strings.ReplaceAll(part[1:len(part)-1], `""`, `"`)
+		}
+		if part == "" {
+			return nil, parseError("columns", v, 0, "empty column name")
+		}
+		out = append(out, part)
+	}
+	return out, nil
+}
+
+// splitTop splits s at sep outside double quotes and parentheses.
+func splitTop(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	inQ := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inQ:
+			if c == '\\' && i+1 < len(s) {
+				i++
+			} else if c == '"' && (i+1 == len(s) || s[i+1] == sep || s[i+1] == ')') {
+				inQ = false
+			}
+		case c == '"':
+			inQ = true
+		case c == '(':
+			depth++
+		case c == ')':
+			if depth > 0 {
+				depth--
+			}
+		case c == sep && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// scanner is a tiny cursor over one parameter value, for error positions.
+type scanner struct {
+	s    string
+	pos  int
+	what string
+}
+
+func (sc *scanner) fail(expecting string) *apierr.Error {
+	return parseError(sc.what, sc.s, sc.pos, unexpected(sc.s, sc.pos, expecting))
+}
+
+func (sc *scanner) eof() bool { return sc.pos >= len(sc.s) }
+
+func (sc *scanner) peek() byte {
+	if sc.eof() {
+		return 0
+	}
+	return sc.s[sc.pos]
+}
+
+func (sc *scanner) has(p string) bool { return strings.HasPrefix(sc.s[sc.pos:], p) }
+
+func isIdentRune(r rune) bool {
+	return r == '_' || r == '$' || r == ' ' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// ident reads a bare or double-quoted identifier. Bare identifiers may
+// contain spaces (PostgREST allows them; supabase-js strips whitespace).
+func (sc *scanner) ident() (string, bool) {
+	if sc.peek() == '"' {
+		var b strings.Builder
+		i := sc.pos + 1
+		for i < len(sc.s) {
+			c := sc.s[i]
+			if c == '"' {
+				if i+1 < len(sc.s) && sc.s[i+1] == '"' {
+					b.WriteByte('"')
+					i += 2
+					continue
+				}
+				if b.Len() == 0 {
+					return "", false
+				}
+				sc.pos = i + 1
+				return b.String(), true
+			}
+			b.WriteByte(c)
+			i++
+		}
+		return "", false
+	}
+	start := sc.pos
+	for sc.pos < len(sc.s) {
+		r, w := utf8.DecodeRuneInString(sc.s[sc.pos:])
+		if !isIdentRune(r) || (r == '-' && false) {
+			break
+		}
+		sc.pos += w
+	}
+	name := strings.TrimSpace(sc.s[start:sc.pos])
+	return name, name != ""
+}
+
+// jsonPath reads ->key / ->>key / ->0 steps.
+func (sc *scanner) jsonPath() ([]PathStep, *apierr.Error) {
+	var steps []PathStep
+	for sc.has("->") {
+		arrow := "->"
+		if sc.has("->>") {
+			arrow = "->>"
+		}
+		sc.pos += len(arrow)
+		neg := ""
+		if sc.peek() == '-' {
+			neg = "-"
+			sc.pos++
+		}
+		key, ok := sc.ident()
+		if !ok {
+			return nil, sc.fail("a JSON key")
+		}
+		steps = append(steps, PathStep{Arrow: arrow, Key: neg + key})
+	}
+	return steps, nil
+}
+
+// castName reads ::type, letters, digits and underscores only, so the
+// unquoted type name can never carry SQL.
+func (sc *scanner) castName() (string, *apierr.Error) {
+	if !sc.has("::") {
+		return "", nil
+	}
+	sc.pos += 2
+	start := sc.pos
+	for sc.pos < len(sc.s) {
+		c := sc.s[sc.pos]
+		if c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') {
+			sc.pos++
+			continue
+		}
+		break
+	}
+	if sc.pos == start {
+		return "", sc.fail("a type name")
+	}
+	return strings.ToLower(sc.s[start:sc.pos]), nil
+}
+
+// ParseSelect parses select=.
+func ParseSelect(s string) ([]SelectItem, error) {
+	sc := &scanner{s: s, what: "select parameter"}
+	items, err := sc.selectList(0)
+	if err != nil {
+		return nil, err
+	}
+	if !sc.eof() {
+		return nil, sc.fail("\",\" or end of input")
+	}
+	return items, nil
+}
+
+const maxDepth = 16
+
+func (sc *scanner) selectList(depth int) ([]SelectItem, *apierr.Error) {
+	if depth > maxDepth {
+		return nil, sc.fail("a shallower select")
+	}
+	var items []SelectItem
+	if sc.eof() || sc.peek() == ')' {
+		// select= (empty) means all columns, as does an empty embed.
+		return []SelectItem{{Star: true}}, nil
+	}
+	for {
+		it, err := sc.selectItem(depth)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+		if sc.peek() != ',' {
+			return items, nil
+		}
+		sc.pos++
+	}
+}
+
+func (sc *scanner) selectItem(depth int) (SelectItem, *apierr.Error) {
+	if sc.peek() == '*' {
+		sc.pos++
+		return SelectItem{Star: true}, nil
+	}
+	spread := false
+	if sc.has("...") {
+		spread = true
+		sc.pos += 3
+	}
+	name, ok := sc.ident()
+	if !ok {
+		return SelectItem{}, sc.fail("a column name, \"*\" or an embedded resource")
+	}
+	alias := ""
+	if sc.peek() == ':' && !sc.has("::") {
+		sc.pos++
+		alias = name
+		name, ok = sc.ident()
+		if !ok {
+			return SelectItem{}, sc.fail("a column name after the alias")
+		}
+	}
+	// Embedded resource: name[!hint...](...)
+	if sc.peek() == '!' || sc.peek() == '(' {
+		e := &Embed{Name: name, Alias: alias, Spread: spread}
+		for sc.peek() == '!' {
+			sc.pos++
+			h, ok := sc.ident()
+			if !ok {
+				return SelectItem{}, sc.fail("an embedding hint")
+			}
+			switch h {
+			case "inner":
+				e.Inner = true
+			case "left":
+				e.Inner = false
+			default:
+				if e.Hint != "" {
+					return SelectItem{}, sc.fail("\"(\"")
+				}
+				e.Hint = h
+			}
+		}
+		if sc.peek() != '(' {
+			return SelectItem{}, sc.fail("\"(\"")
+		}
+		if name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" {
+			if sc.has("()") {
+				return SelectItem{}, apierr.New(400, "PGRST123", "Use of aggregate functions is not allowed")
+			}
+		}
+		sc.pos++
+		sub, err := sc.selectList(depth + 1)
+		if err != nil {
+			return SelectItem{}, err
+		}
+		if sc.peek() != ')' {
+			return SelectItem{}, sc.fail("\")\" or \",\"")
+		}
+		sc.pos++
+		e.Select = sub
+		return SelectItem{Embed: e}, nil
+	}
+	if spread {
+		return SelectItem{}, sc.fail("\"(\" after a spread resource")
+	}
+	path, err := sc.jsonPath()
+	if err != nil {
+		return SelectItem{}, err
+	}
+	cast, err := sc.castName()
+	if err != nil {
+		return SelectItem{}, err
+	}
+	if sc.has(".") {
+		// Aggregates like col.sum() are disabled, as on a default PostgREST.
+		return SelectItem{}, apierr.New(400, "PGRST123", "Use of aggregate functions is not allowed")
+	}
+	return SelectItem{Field: &Field{Name: name, Path: path}, Alias: alias, Cast: cast}, nil
+}
+
+// parseFieldString parses a filter key's column part: name plus JSON path.
+func parseFieldString(s string) (Field, error) {
+	sc := &scanner{s: s, what: "filter"}
+	name, ok := sc.ident()
+	if !ok {
+		return Field{}, sc.fail("a column name")
+	}
+	path, err := sc.jsonPath()
+	if err != nil {
+		return Field{}, err
+	}
+	if !sc.eof() {
+		return Field{}, sc.fail("\"->\" or end of input")
+	}
+	return Field{Name: name, Path: path}, nil
+}
+
+// Operators PostgREST knows, mapped to whether they take (any)/(all).
+var operators = map[string]bool{
+	"eq": true, "neq": true, "gt": true, "gte": true, "lt": true, "lte": true,
+	"like": true, "ilike": true, "match": true, "imatch": true,
+	"in": false, "is": false, "isdistinct": false,
+	"cs": false, "cd": false, "ov": false, "sl": false, "sr": false, "nxl": false, "nxr": false, "adj": false,
+	"fts": false, "plfts": false, "phfts": false, "wfts": false,
+}
+
+// ParseFilter parses a filter value: [not.]op[(mod)].value.
+func ParseFilter(f Field, v string) (*Filter, error) {
+	sc := &scanner{s: v, what: "filter"}
+	flt := &Filter{Field: f}
+	if sc.has("not.") {
+		flt.Negate = true
+		sc.pos += 4
+	}
+	start := sc.pos
+	for sc.pos < len(sc.s) && sc.s[sc.pos] >= 'a' && sc.s[sc.pos] <= 'z' {
+		sc.pos++
+	}
+	op := sc.s[start:sc.pos]
+	quantOK, known := operators[op]
+	if !known {
+		sc.pos = start
+		return nil, sc.fail("an operator (eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, in, is, isdistinct, cs, cd, ov, sl, sr, nxl, nxr, adj, fts, plfts, phfts, wfts)")
+	}
+	flt.Op = op
+	if sc.peek() == '(' {
+		end := strings.IndexByte(sc.s[sc.pos:], ')')
+		if end < 0 {
+			return nil, sc.fail("\")\"")
+		}
+		mod := sc.s[sc.pos+1 : sc.pos+end]
+		switch {
+		case (mod == "any" || mod == "all") && quantOK:
+			flt.Quant = mod
+		case op == "fts" || op == "plfts" || op == "phfts" || op == "wfts":
+			if mod == "" {
+				return nil, sc.fail("a text search configuration")
+			}
+			flt.Config = mod
+		default:
+			sc.pos++
+			return nil, sc.fail("any or all")
+		}
+		sc.pos += end + 1
+	}
+	if sc.peek() != '.' {
+		return nil, sc.fail("\".\"")
+	}
+	sc.pos++
+	flt.Value = sc.s[sc.pos:]
+	switch op {
+	case "in":
+		list, err := parseList(sc)
+		if err != nil {
+			return nil, err
+		}
+		flt.List = list
+	case "is":
+		switch strings.ToLower(flt.Value) {
+		case "null", "not_null", "true", "false", "unknown":
+			flt.Value = strings.ToLower(flt.Value)
+		default:
+			return nil, sc.fail("null, not_null, true, false or unknown")
+		}
+	}
+	if flt.Quant != "" {
+		if _, err := parseBraceList(sc); err != nil {
+			return nil, err
+		}
+	}
+	return flt, nil
+}
+
+// parseList reads (a,"b,c",d) from the scanner's position.
+func parseList(sc *scanner) ([]string, *apierr.Error) {
+	s := sc.s[sc.pos:]
+	if len(s) < 2 || s[0] != '(' || s[len(s)-1] != ')' {
+		return nil, sc.fail("a list in parentheses")
+	}
+	return splitList(s[1 : len(s)-1]), nil
+}
+
+// parseBraceList checks {a,b} for (any)/(all).
+func parseBraceList(sc *scanner) ([]string, *apierr.Error) {
+	s := sc.s[sc.pos:]
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
+		return nil, sc.fail("a list in braces")
+	}
+	return splitList(s[1 : len(s)-1]), nil
+}
+
+// splitList splits list elements at commas outside double quotes; quoted
+// elements lose their quotes and backslash escapes.
+func splitList(s string) []string {
+	if s == "" {
+		return []string{}
+	}
+	var out []string
+	var b strings.Builder
+	inQ := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inQ && c == '\\' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		case inQ && c == '"':
+			// supabase-js does not escape quotes inside quoted elements, so
+			// only a quote before a comma or the end closes the element.
+			if i+1 == len(s) || s[i+1] == ',' {
+				inQ = false
+			} else {
+				b.WriteByte(c)
+			}
+		case c == '"' && b.Len() == 0:
+			inQ = true
+		case c == ',' && !inQ:
+			out = append(out, b.String())
+			b.Reset()
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return append(out, b.String())
+}
+
+// ParseLogic parses or=(…) / and=(…).
+func ParseLogic(op, v string) (*Logic, error) {
+	sc := &scanner{s: v, what: "logic tree"}
+	l, err := sc.logicBody(op == "or", 0)
+	if err != nil {
+		return nil, err
+	}
+	if !sc.eof() {
+		return nil, sc.fail("end of input")
+	}
+	return l, nil
+}
+
+// logicBody reads "(cond,cond,...)".
+func (sc *scanner) logicBody(or bool, depth int) (*Logic, *apierr.Error) {
+	if depth > maxDepth {
+		return nil, sc.fail("a shallower logic tree")
+	}
+	if sc.peek() != '(' {
+		return nil, sc.fail("\"(\"")
+	}
+	sc.pos++
+	l := &Logic{Or: or}
+	for {
+		c, err := sc.logicTerm(depth)
+		if err != nil {
+			return nil, err
+		}
+		l.Children = append(l.Children, c)
+		if sc.peek() == ',' {
+			sc.pos++
+			continue
+		}
+		if sc.peek() == ')' {
+			sc.pos++
+			return l, nil
+		}
+		return nil, sc.fail("\",\" or \")\"")
+	}
+}
+
+func (sc *scanner) logicTerm(depth int) (Cond, *apierr.Error) {
+	neg := false
+	if sc.has("not.and(") || sc.has("not.or(") {
+		neg = true
+		sc.pos += 4
+	}
+	for _, kw := range []string{"and", "or"} {
+		if sc.has(kw + "(") {
+			sc.pos += len(kw)
+			l, err := sc.logicBody(kw == "or", depth+1)
+			if err != nil {
+				return Cond{}, err
+			}
+			l.Negate = neg
+			return Cond{Logic: l}, nil
+		}
+	}
+	name, ok := sc.ident()
+	if !ok {
+		return Cond{}, sc.fail("a column name, \"and(\" or \"or(\"")
+	}
+	path, err := sc.jsonPath()
+	if err != nil {
+		return Cond{}, err
+	}
+	if sc.peek() != '.' {
+		return Cond{}, sc.fail("\".\"")
+	}
+	sc.pos++
+	// The value runs to the next top-level comma or closing parenthesis.
+	start := sc.pos
+	depthP := 0
+	inQ := false
+	for sc.pos < len(sc.s) {
+		c := sc.s[sc.pos]
+		if inQ {
+			if c == '\\' && sc.pos+1 < len(sc.s) {
+				sc.pos++
+			} else if c == '"' && (sc.pos+1 == len(sc.s) || sc.s[sc.pos+1] == ',' || sc.s[sc.pos+1] == ')') {
+				inQ = false
+			}
+			sc.pos++
+			continue
+		}
+		if c == '"' {
+			inQ = true
+		} else if c == '(' {
+			depthP++
+		} else if c == ')' {
+			if depthP == 0 {
+				break
+			}
+			depthP--
+		} else if c == ',' && depthP == 0 {
+			break
+		}
+		sc.pos++
+	}
+	raw := sc.s[start:sc.pos]
+	flt, ferr := ParseFilter(Field{Name: name, Path: path}, unquoteLogicValue(raw))
+	if ferr != nil {
+		e := apierr.As(ferr)
+		return Cond{}, parseError(sc.what, sc.s, start, strDetails(e))
+	}
+	return Cond{Filter: flt}, nil
+}
+
+func strDetails(e *apierr.Error) string {
+	if s, ok := e.Details.(string); ok {
+		return s
+	}
+	return e.Message
+}
+
+// unquoteLogicValue strips double quotes around a plain value inside a
+// logic tree: or=(name.eq."a,b") compares with a,b. Lists keep theirs.
+func unquoteLogicValue(raw string) string {
+	op, val, ok := strings.Cut(raw, ".")
+	if !ok {
+		return raw
+	}
+	prefix := ""
+	if op == "not" {
+		var rest string
+		op, rest, ok = strings.Cut(val, ".")
+		if !ok {
+			return raw
+		}
+		prefix, val = "not.", rest
+	}
+	if i := strings.IndexByte(op, '('); i >= 0 && strings.HasSuffix(op, ")") {
+		// fts(english) etc.: keep as is.
+	}
+	if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && !strings.HasPrefix(op, "in") {
+		inner := val[1 : len(val)-1]
+		var b strings.Builder
+		for i := 0; i < len(inner); i++ {
+			if inner[i] == '\\' && i+1 < len(inner) {
+				i++
+			}
+			b.WriteByte(inner[i])
+		}
+		val = b.String()
+	}
+	return prefix + op + "." + val
+}
+
+// ParseOrder parses order=.
+func ParseOrder(v string) ([]OrderTerm, error) {
+	var out []OrderTerm
+	for _, part := range splitTop(v, ',') {
+		sc := &scanner{s: part, what: "order"}
+		name, ok := sc.ident()
+		if !ok {
+			return nil, parseError("order", v, 0, unexpected(part, 0, "a column name"))
+		}
+		t := OrderTerm{}
+		if sc.peek() == '(' {
+			sc.pos++
+			col, ok := sc.ident()
+			if !ok {
+				return nil, parseError("order", v, 0, unexpected(part, sc.pos, "a column name"))
+			}
+			path, err := sc.jsonPath()
+			if err != nil {
+				return nil, err
+			}
+			if sc.peek() != ')' {
+				return nil, parseError("order", v, 0, unexpected(part, sc.pos, "\")\""))
+			}
+			sc.pos++
+			t.Relation = name
+			t.Field = Field{Name: col, Path: path}
+		} else {
+			path, err := sc.jsonPath()
+			if err != nil {
+				return nil, err
+			}
+			t.Field = Field{Name: name, Path: path}
+		}
+		for !sc.eof() {
+			if sc.peek() != '.' {
+				return nil, parseError("order", v, 0, unexpected(part, sc.pos, "\".\""))
+			}
+			sc.pos++
+			start := sc.pos
+			for sc.pos < len(sc.s) && sc.s[sc.pos] != '.' {
+				sc.pos++
+			}
+			switch sc.s[start:sc.pos] {
+			case "asc":
+				t.Desc = false
+			case "desc":
+				t.Desc = true
+			case "nullsfirst":
+				t.Nulls = "first"
+			case "nullslast":
+				t.Nulls = "last"
+			default:
+				return nil, parseError("order", v, 0, unexpected(part, start, "asc, desc, nullsfirst or nullslast"))
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
