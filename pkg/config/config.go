@@ -98,9 +98,9 @@ func Load(getenv Getenv) (*Config, error) {
 		RefreshTokenReuseInterval: p.seconds("REFRESH_TOKEN_REUSE_INTERVAL", 10*time.Second),
 		DisableSignup:             p.boolean("DISABLE_SIGNUP", false),
 		BcryptCost:                p.integer("BCRYPT_COST", 10),
-		RateLimitToken:            RateLimit{Count: p.integer("RATE_LIMIT_TOKEN_PER_HOUR", 1800), Per: time.Hour, Burst: 30},
-		RateLimitSignup:           RateLimit{Count: p.integer("RATE_LIMIT_SIGNUP_PER_5MIN", 30), Per: 5 * time.Minute, Burst: 30},
-		RateLimitUserUpdate:       RateLimit{Count: p.integer("RATE_LIMIT_USER_UPDATE_PER_5MIN", 30), Per: 5 * time.Minute, Burst: 30},
+		RateLimitToken:            RateLimit{Count: p.integer("RATE_LIMIT_TOKEN_PER_HOUR", 1800), Per: time.Hour, Burst: p.integer("RATE_LIMIT_BURST", 30)},
+		RateLimitSignup:           RateLimit{Count: p.integer("RATE_LIMIT_SIGNUP_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
+		RateLimitUserUpdate:       RateLimit{Count: p.integer("RATE_LIMIT_USER_UPDATE_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
 		TrustedProxyHeader:        p.str("TRUSTED_PROXY_HEADER", ""),
 		CORSAllowedOrigins:        p.list("CORS_ALLOWED_ORIGINS", []string{"*"}),
 		DBSchemas:                 p.list("DB_SCHEMAS", []string{"public"}),
@@ -170,6 +170,9 @@ func (c *Config) validate(p *parser) {
 	}{{"RATE_LIMIT_TOKEN_PER_HOUR", c.RateLimitToken}, {"RATE_LIMIT_SIGNUP_PER_5MIN", c.RateLimitSignup}, {"RATE_LIMIT_USER_UPDATE_PER_5MIN", c.RateLimitUserUpdate}} {
 		if rl.v.Count < 1 {
 			p.fail("%s must be at least 1", rl.name)
+		}
+		if rl.v.Burst < 1 {
+			p.fail("RATE_LIMIT_BURST must be at least 1")
 		}
 	}
 	if len(c.DBSchemas) == 0 {

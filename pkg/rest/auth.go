@@ -81,22 +81,18 @@ func (a *API) authenticate(r *http.Request) (*caller, error) {
 }
 
 func mapTokenError(err error) *apierr.Error {
-	msg := err.Error()
 	switch {
 	case errors.Is(err, token.ErrExpired):
 		return jwtError("PGRST303", "JWT expired", nil)
+	case errors.Is(err, token.ErrAudience):
+		return jwtError("PGRST303", "JWT not in audience", nil)
+	case errors.Is(err, token.ErrNotYetValid):
+		return jwtError("PGRST303", "JWT not yet valid", nil)
+	case errors.Is(err, token.ErrIssuedInFuture):
+		return jwtError("PGRST303", "JWT issued at future", nil)
 	case errors.Is(err, token.ErrClaims):
-		switch {
-		case strings.Contains(msg, "audience"):
-			return jwtError("PGRST303", "JWT not in audience", nil)
-		case strings.Contains(msg, "not valid yet"):
-			return jwtError("PGRST303", "JWT not yet valid", nil)
-		case strings.Contains(msg, "before issued"):
-			return jwtError("PGRST303", "JWT issued at future", nil)
-		default:
-			return jwtError("PGRST303", "Parsing claims failed", nil)
-		}
-	case strings.Contains(msg, "signature"):
+		return jwtError("PGRST303", "Parsing claims failed", nil)
+	case errors.Is(err, token.ErrSignature):
 		return jwtError("PGRST301", "JWT cryptographic operation failed", nil)
 	default:
 		return jwtError("PGRST301", "JWT couldn't be decoded", nil)

@@ -100,8 +100,8 @@ func cors(origins []string) echo.MiddlewareFunc {
 	}
 	const (
 		methods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
-		headers = "authorization, apikey, x-client-info, content-type, x-supabase-api-version, accept, accept-profile, content-profile, prefer, range, x-retry-count, x-request-id"
-		expose  = "Content-Range, Content-Location, X-Supabase-Api-Version, Retry-After, X-Sb-Error-Code, Preference-Applied, X-Request-Id"
+		headers = "authorization, apikey, x-client-info, content-type, x-supabase-api-version, accept, accept-profile, content-profile, prefer, range, range-unit, x-retry-count, x-request-id"
+		expose  = "Content-Range, Content-Location, Location, X-Supabase-Api-Version, Retry-After, X-Sb-Error-Code, Preference-Applied, X-Request-Id"
 	)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {

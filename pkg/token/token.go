@@ -31,6 +31,14 @@ var (
 	// ErrClaims means the claims are unacceptable: wrong audience, nbf or
 	// iat in the future, or a missing role.
 	ErrClaims = errors.New("token: invalid claims")
+
+	// The particular claim failures, each also an ErrClaims.
+	ErrAudience       = fmt.Errorf("%w: not in audience", ErrClaims)
+	ErrNotYetValid    = fmt.Errorf("%w: not valid yet", ErrClaims)
+	ErrIssuedInFuture = fmt.Errorf("%w: issued in the future", ErrClaims)
+	// ErrSignature is a well-formed token with a wrong signature; also an
+	// ErrMalformed.
+	ErrSignature = fmt.Errorf("%w: signature invalid", ErrMalformed)
 )
 
 // AMREntry is one authentication method reference, as GoTrue writes them.
@@ -177,15 +185,20 @@ func (v *Verifier) parse(raw string, now time.Time) (*Verified, error) {
 	case err == nil:
 	case errors.Is(err, jwt.ErrTokenExpired):
 		return nil, ErrExpired
-	case errors.Is(err, jwt.ErrTokenNotValidYet), errors.Is(err, jwt.ErrTokenUsedBeforeIssued),
-		errors.Is(err, jwt.ErrTokenInvalidClaims):
+	case errors.Is(err, jwt.ErrTokenNotValidYet):
+		return nil, ErrNotYetValid
+	case errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
+		return nil, ErrIssuedInFuture
+	case errors.Is(err, jwt.ErrTokenInvalidClaims):
 		return nil, fmt.Errorf("%w: %v", ErrClaims, err)
+	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
+		return nil, ErrSignature
 	default:
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
 	if v.audience != "" {
 		if aud, err := claims.GetAudience(); err == nil && len(aud) > 0 && !contains(aud, v.audience) {
-			return nil, fmt.Errorf("%w: audience %v", ErrClaims, []string(aud))
+			return nil, fmt.Errorf("%w: %v", ErrAudience, []string(aud))
 		}
 	}
 	role, _ := claims["role"].(string)
