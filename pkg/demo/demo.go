@@ -187,7 +187,7 @@ func Generate(now time.Time) Catalogue {
 		}
 		artist := pick(r, first) + " " + pick(r, last)
 		if r.IntN(5) == 0 {
-			artist = "The " + pick(r, nouns) + "s"
+			artist = "The " + plural(pick(r, nouns))
 		}
 		c.Releases = append(c.Releases, Release{
 			LabelURL: l.URL, Title: title, Artist: artist, URL: u,
@@ -232,4 +232,11 @@ func slugify(s string) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "-")
+}
+
+func plural(s string) string {
+	if strings.HasSuffix(s, "s") || strings.HasSuffix(s, "x") {
+		return s + "es"
+	}
+	return s + "s"
 }
