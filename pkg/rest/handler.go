@@ -82,9 +82,9 @@ func (a *API) exec(rc *reqCtx, s *txSpec) (*result, error) {
 func (a *API) table(c *echo.Context) error {
 	r := c.Request()
 	switch r.Method {
-	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch, http.MethodDelete:
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:
 	case http.MethodOptions:
-		c.Response().Header().Set("Allow", "OPTIONS,GET,HEAD,POST,PATCH,DELETE")
+		c.Response().Header().Set("Allow", "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE")
 		return c.NoContent(http.StatusOK)
 	default:
 		return apierr.New(http.StatusMethodNotAllowed, "PGRST117", "Unsupported HTTP method: %s", r.Method)
@@ -113,6 +113,8 @@ func (a *API) table(c *echo.Context) error {
 		return a.insert(c, rc, t, req)
 	case http.MethodPatch:
 		return a.update(c, rc, t, req)
+	case http.MethodPut:
+		return a.put(c, rc, t, req)
 	default:
 		return a.delete(c, rc, t, req)
 	}

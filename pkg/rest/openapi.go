@@ -26,7 +26,15 @@ func (a *API) root(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	body, err := json.Marshal(openAPI(rc.sc, rc.schema, r.Host))
+	res, err := a.exec(rc, a.spec(rc, true, privilegesStatement(rc.sc, rc.schema), nil))
+	if err != nil {
+		return err
+	}
+	vis, err := parseVisible(res.body)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(openAPI(rc.sc, rc.schema, r.Host, vis))
 	if err != nil {
 		return apierr.Internal(err)
 	}
@@ -64,7 +72,7 @@ func swaggerType(col *schema.Column) obj {
 	return p
 }
 
-func openAPI(sc *schema.Cache, sch, host string) obj {
+func openAPI(sc *schema.Cache, sch, host string, vis *visible) obj {
 	paths := obj{"/": obj{"get": obj{"tags": []string{"Introspection"}, "summary": "OpenAPI description (this document)",
 		"produces": []string{"application/openapi+json", "application/json"}, "responses": obj{"200": obj{"description": "OK"}}}}}
 	defs := obj{}
@@ -85,6 +93,9 @@ func openAPI(sc *schema.Cache, sch, host string) obj {
 	}
 	for _, name := range sc.TableNames(sch) {
 		t := sc.Table(sch, name)
+		if !vis.tables[t.OID] {
+			continue
+		}
 		props := obj{}
 		var required []string
 		for _, c := range t.Columns {
@@ -123,6 +134,9 @@ func openAPI(sc *schema.Cache, sch, host string) obj {
 	}
 	for _, name := range sc.FuncNames(sch) {
 		for _, f := range sc.Funcs[schema.QI{Schema: sch, Name: name}] {
+			if !vis.funcs[f.OID] {
+				continue
+			}
 			props := obj{}
 			var required []string
 			var qparams []obj

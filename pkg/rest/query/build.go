@@ -53,10 +53,9 @@ type level struct {
 }
 
 type embedLevel struct {
-	e     *Embed
-	fk    *schema.FK
-	toOne bool
-	lvl   *level
+	rel
+	e   *Embed
+	lvl *level
 }
 
 func (l *level) embed(key string) *embedLevel {
@@ -81,27 +80,25 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		if it.Embed == nil {
 			continue
 		}
-		fk, toOne, err := b.relationship(t, it.Embed)
+		r, err := b.relationship(t, it.Embed)
 		if err != nil {
 			return nil, err
 		}
-		var child *schema.Table
-		if toOne {
-			child = b.Cache.Tables[fk.To]
-		} else {
-			child = b.Cache.Tables[fk.From]
-		}
+		child := b.Cache.Tables[r.target()]
 		b.nalias++
 		cpath := append(append([]string(nil), path...), it.Embed.Key())
 		cl, err := b.resolve(child, "pgrst_"+strconv.Itoa(b.nalias)+"_"+child.Name, it.Embed.Select, req, cpath)
 		if err != nil {
 			return nil, err
 		}
-		if it.Embed.Spread && !toOne {
+		if r.jn != nil {
+			r.jalias = "pgrst_" + strconv.Itoa(b.nalias) + "_" + r.jn.Table.Name
+		}
+		if it.Embed.Spread && !r.single {
 			return nil, withDetails(apierr.New(http.StatusBadRequest, "PGRST119", "A spread operation on '%s' is not possible", it.Embed.Name),
 				fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", t.Name, it.Embed.Name))
 		}
-		l.embeds = append(l.embeds, &embedLevel{e: it.Embed, fk: fk, toOne: toOne, lvl: cl})
+		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
 	}
 	// Embed null filters (rel=is.null) are recognised here, where the
 	// embeds are known.
@@ -159,85 +156,6 @@ func checkNodes(root *level, req *Request) error {
 		return e
 	}
 	return nil
-}
-
-// relationship finds the foreign key an embed goes through.
-func (b *Builder) relationship(parent *schema.Table, e *Embed) (*schema.FK, bool, error) {
-	type cand struct {
-		fk    *schema.FK
-		toOne bool
-	}
-	var cands []cand
-	for _, fk := range parent.FKs {
-		target := b.Cache.Tables[fk.To]
-		if target == nil {
-			continue
-		}
-		if target.Name == e.Name || fk.Name == e.Name || (len(fk.FromCols) == 1 && fk.FromCols[0] == e.Name) {
-			cands = append(cands, cand{fk, true})
-		}
-	}
-	for _, fk := range parent.Refs {
-		src := b.Cache.Tables[fk.From]
-		if src == nil {
-			continue
-		}
-		if src.Name == e.Name || fk.Name == e.Name {
-			cands = append(cands, cand{fk, false})
-		}
-	}
-	if e.Hint != "" {
-		var kept []cand
-		for _, c := range cands {
-			if c.fk.Name == e.Hint || contains(c.fk.FromCols, e.Hint) || contains(c.fk.ToCols, e.Hint) {
-				kept = append(kept, c)
-			}
-		}
-		cands = kept
-	}
-	switch len(cands) {
-	case 1:
-		return cands[0].fk, cands[0].toOne, nil
-	case 0:
-		err := apierr.New(http.StatusBadRequest, "PGRST200", "Could not find a relationship between '%s' and '%s' in the schema cache", parent.Name, e.Name)
-		using := ""
-		if e.Hint != "" {
-			using = "' using the hint '" + e.Hint
-		}
-		err.Details = fmt.Sprintf("Searched for a foreign key relationship between '%s' and '%s%s' in the schema '%s', but no matches were found.", parent.Name, e.Name, using, parent.Schema)
-		if e.Hint == "" {
-			var related []string
-			for _, fk := range parent.FKs {
-				related = append(related, fk.To.Name)
-			}
-			for _, fk := range parent.Refs {
-				related = append(related, fk.From.Name)
-			}
-			if s := schema.Closest(e.Name, related); s != "" {
-				err.Hint = fmt.Sprintf("Perhaps you meant '%s' instead of '%s'.", s, e.Name)
-			}
-		}
-		return nil, false, err
-	default:
-		var details []map[string]string
-		var hints []string
-		for _, c := range cands {
-			card := "one-to-many"
-			if c.toOne {
-				card = "many-to-one"
-			}
-			details = append(details, map[string]string{
-				"cardinality":  card,
-				"embedding":    parent.Name + " with " + e.Name,
-				"relationship": fmt.Sprintf("%s using %s(%s) and %s(%s)", c.fk.Name, c.fk.From.Name, strings.Join(c.fk.FromCols, ", "), c.fk.To.Name, strings.Join(c.fk.ToCols, ", ")),
-			})
-			hints = append(hints, "'"+e.Name+"!"+c.fk.Name+"'")
-		}
-		err := apierr.New(http.StatusMultipleChoices, "PGRST201", "Could not embed because more than one relationship was found for '%s' and '%s'", parent.Name, e.Name)
-		err.Details = details
-		err.Hint = fmt.Sprintf("Try changing '%s' to one of the following: %s. Find the desired relationship in the 'details' key.", e.Name, strings.Join(hints, ", "))
-		return nil, false, err
-	}
 }
 
 func contains(list []string, s string) bool {
@@ -405,18 +323,6 @@ func (b *Builder) condSQL(l *level, c Cond) (string, error) {
 	}
 }
 
-func joinCond(parentAlias string, e *embedLevel) string {
-	var parts []string
-	for i := range e.fk.FromCols {
-		if e.toOne {
-			parts = append(parts, q(e.lvl.alias)+"."+q(e.fk.ToCols[i])+" = "+q(parentAlias)+"."+q(e.fk.FromCols[i]))
-		} else {
-			parts = append(parts, q(e.lvl.alias)+"."+q(e.fk.FromCols[i])+" = "+q(parentAlias)+"."+q(e.fk.ToCols[i]))
-		}
-	}
-	return strings.Join(parts, " AND ")
-}
-
 func (b *Builder) existsSQL(parent *level, e *embedLevel) (string, error) {
 	where, err := b.whereParts(e.lvl)
 	if err != nil {
@@ -460,7 +366,7 @@ func (b *Builder) orderSQL(l *level) (string, error) {
 				err.Hint = fmt.Sprintf("Verify that '%s' is included in the 'select' query parameter.", t.Relation)
 				return "", err
 			}
-			if !e.toOne {
+			if !e.single {
 				err := apierr.New(http.StatusBadRequest, "PGRST118", "A related order on '%s' is not possible", t.Relation)
 				err.Details = fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", l.t.Name, t.Relation)
 				return "", err
@@ -591,7 +497,7 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 		return "", err
 	}
 	inner := "SELECT " + sel + from
-	if e.toOne {
+	if e.single {
 		return "(SELECT row_to_json(pgrst_x) FROM (" + inner + ") pgrst_x) AS " + q(e.e.Key()), nil
 	}
 	ord, err := b.orderSQL(e.lvl)

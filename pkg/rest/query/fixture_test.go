@@ -33,5 +33,15 @@ func fixture() *schema.Cache {
 	fk("releases_label_id_fkey", releases, []string{"label_id"}, labels, []string{"id"})
 	fk("messages_sender_id_fkey", messages, []string{"sender_id"}, people, []string{"id"})
 	fk("messages_receiver_id_fkey", messages, []string{"receiver_id"}, people, []string{"id"})
+	// profiles is one-to-one with people; tags and label_tags are
+	// many-to-many with labels through label_tags.
+	profiles := add("profiles", []string{"id"}, col("id", "integer", "int4", "N"), col("person_id", "integer", "int4", "N"), col("bio", "text", "text", "S"))
+	profiles.Uniques = [][]string{{"id"}, {"person_id"}}
+	fk("profiles_person_id_fkey", profiles, []string{"person_id"}, people, []string{"id"})
+	tags := add("tags", []string{"id"}, col("id", "integer", "int4", "N"), col("name", "text", "text", "S"))
+	lt := add("label_tags", []string{"label_id", "tag_id"}, col("label_id", "bigint", "int8", "N"), col("tag_id", "integer", "int4", "N"))
+	fk("label_tags_label_id_fkey", lt, []string{"label_id"}, labels, []string{"id"})
+	fk("label_tags_tag_id_fkey", lt, []string{"tag_id"}, tags, []string{"id"})
+	c.Link()
 	return c
 }

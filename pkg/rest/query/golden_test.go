@@ -47,6 +47,11 @@ var readCases = []goldenCase{
 	{"related order", "releases", "select=id,labels(label_name)&order=labels(label_name).desc", false},
 	{"limit offset count", "labels", "limit=5&offset=10", true},
 	{"repeated filters anded", "labels", "id=gt.1&id=gt.2", false},
+	{"one-to-one embed from referenced side", "people", "select=name,profiles(bio)&order=profiles(bio)", false},
+	{"one-to-one embed from referencing side", "profiles", "select=bio,people(name)", false},
+	{"many-to-many embed", "labels", "select=id,tags(name)&tags.order=name&tags.limit=2", false},
+	{"many-to-many embed hinted inner", "labels", "select=id,tags!label_tags!inner(name)&tags.name=eq.x", false},
+	{"many-to-many reverse", "tags", "select=name,labels(label_name)", false},
 }
 
 var errorCases = []struct {
@@ -71,6 +76,9 @@ var errorCases = []struct {
 	{"related order on to-many", "labels", "select=id,releases(id)&order=releases(id)", 400, "PGRST118"},
 	{"embedded filter operator", "labels", "select=id,releases(id)&releases=eq.1", 400, "PGRST120"},
 	{"bad escape", "labels", "id=eq.%zz", 400, "PGRST100"},
+	{"many-to-many bad hint", "labels", "select=id,tags!nope(name)", 400, "PGRST200"},
+	{"related order on many-to-many", "labels", "select=id,tags(name)&order=tags(name)", 400, "PGRST118"},
+	{"spread on many-to-many", "labels", "select=id,...tags(name)", 400, "PGRST119"},
 }
 
 func buildRead(table, raw string, count bool) (*Statement, error) {

@@ -158,7 +158,7 @@ func (b *Builder) returning(root *level, o MutateOpts) (string, string) {
 			}
 		}
 		for _, e := range root.embeds {
-			if e.toOne {
+			if e.forward {
 				for _, c := range e.fk.FromCols {
 					add(c)
 				}

@@ -29,12 +29,17 @@ func (q QI) String() string { return q.Schema + "." + q.Name }
 // Table is a table, view, materialized view or foreign table.
 type Table struct {
 	Schema, Name string
+	// OID is pg_class.oid (0 for function results).
+	OID int64
 	// Kind is pg_class.relkind: r, p, v, m or f.
 	Kind        string
 	Description string
 	Columns     []*Column
 	byName      map[string]*Column
 	PK          []string
+	// Uniques are the unique keys (primary key included), from unique
+	// non-partial indexes on plain columns.
+	Uniques [][]string
 	// FKs are the foreign keys this table holds; Refs those pointing at it.
 	FKs  []*FK
 	Refs []*FK
@@ -66,13 +71,18 @@ type FK struct {
 	FromCols []string
 	To       QI
 	ToCols   []string
+	// OneToOne is set when FromCols are also a key of From, so at most
+	// one row refers to each referenced row.
+	OneToOne bool
 }
 
 // Func is a callable function.
 type Func struct {
 	Schema, Name string
-	Description  string
-	Params       []Param
+	// OID is pg_proc.oid.
+	OID         int64
+	Description string
+	Params      []Param
 	// Volatility is v, s or i.
 	Volatility string
 	RetSet     bool
@@ -169,6 +179,10 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	if err := loadConstraints(ctx, tx, c, schemas); err != nil {
 		return nil, err
 	}
+	if err := loadUniques(ctx, tx, c, schemas); err != nil {
+		return nil, err
+	}
+	c.Link()
 	if err := loadFuncs(ctx, tx, c, schemas); err != nil {
 		return nil, err
 	}
@@ -207,6 +221,7 @@ func loadTables(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) erro
 		}
 		if cur == nil || cur.Schema != sch || cur.Name != rel {
 			cur = NewTable(sch, rel, kind, nil)
+			cur.OID = oid
 			cur.Description = desc
 			c.Tables[QI{sch, rel}] = cur
 		}
@@ -262,7 +277,7 @@ func loadConstraints(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string)
 }
 
 const funcsSQL = `
-SELECT n.nspname, p.proname, coalesce(pg_catalog.obj_description(p.oid, 'pg_proc'), ''),
+SELECT p.oid::int8, n.nspname, p.proname, coalesce(pg_catalog.obj_description(p.oid, 'pg_proc'), ''),
        p.provolatile::text, p.proretset, pg_catalog.format_type(p.prorettype, NULL), rt.typtype::text,
        rt.typrelid::int8, coalesce(rtn.nspname, ''), coalesce(rtc.relname, ''),
        coalesce(p.proargnames, '{}')::text[], coalesce(p.proargmodes::text[], '{}'),
@@ -304,7 +319,7 @@ func loadFuncs(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error
 		var names, modes, types []string
 		var nargs, ndefaults int
 		var variadic bool
-		if err := rows.Scan(&f.Schema, &f.Name, &f.Description, &f.Volatility, &f.RetSet, &f.RetType, &typtype,
+		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &f.Description, &f.Volatility, &f.RetSet, &f.RetType, &typtype,
 			&relid, &rsch, &rrel, &names, &modes, &types, &nargs, &ndefaults, &variadic); err != nil {
 			rows.Close()
 			return fmt.Errorf("schema: functions: %w", err)
