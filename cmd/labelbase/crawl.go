@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -18,18 +20,30 @@ import (
 
 // runCrawl is `labelbase crawl`. With --once it runs one ingest pass (the
 // submission queue, then every label's releases), showing progress on
-// stderr and a summary on stdout. Without it, it runs the daily schedule in
-// the foreground, as a gateway does in the background.
+// stderr and the run id and a summary on stdout. With --history it lists the
+// last recorded passes. Without either, it runs the daily schedule in the
+// foreground, as a gateway does in the background.
 func runCrawl(ctx context.Context, cfg *config.Config, args []string, log *slog.Logger) error {
+	return crawlCommand(ctx, cfg, args, os.Stdout, log)
+}
+
+// historySize is how many passes --history lists.
+const historySize = 10
+
+func crawlCommand(ctx context.Context, cfg *config.Config, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("crawl", flag.ContinueOnError)
 	once := fs.Bool("once", false, "run one pass now and exit")
+	history := fs.Bool("history", false, fmt.Sprintf("list the last %d passes and exit", historySize))
 	if err := fs.Parse(args); err != nil {
 		return usageError{err.Error()}
 	}
 	if fs.NArg() > 0 {
 		return usageError{"crawl takes no arguments"}
 	}
-	if !*once && cfg.CrawlDisabled {
+	if *once && *history {
+		return usageError{"crawl: --once and --history do not go together"}
+	}
+	if !*once && !*history && cfg.CrawlDisabled {
 		return errors.New("crawl: CRAWL_DISABLED is set; use --once for a single pass")
 	}
 	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
@@ -40,17 +54,31 @@ func runCrawl(ctx context.Context, cfg *config.Config, args []string, log *slog.
 	if err := pool.Ping(ctx); err != nil {
 		return fmt.Errorf("crawl: connecting to the database: %w", err)
 	}
-	if !*once {
+	switch {
+	case *history:
+		runs, err := ingest.History(ctx, pool, historySize)
+		if err != nil {
+			return fmt.Errorf("crawl: %w", err)
+		}
+		printHistory(stdout, runs)
+		return nil
+	case !*once:
 		ingest.NewScheduler(pool, cfg, log).Run(ctx)
 		return nil
 	}
 	bar := newProgressBar(os.Stderr)
 	sum, err := ingest.RunOnce(ctx, pool, cfg, log, bar.step)
 	bar.finish()
+	if sum.RunID != 0 {
+		fmt.Fprintf(stdout, "run %d\n", sum.RunID)
+	}
+	if err != nil && !errors.Is(err, ingest.ErrStopped) {
+		return fmt.Errorf("crawl: %w", err)
+	}
+	printSummary(stdout, sum)
 	if err != nil {
 		return fmt.Errorf("crawl: %w", err)
 	}
-	printSummary(os.Stdout, sum)
 	return nil
 }
 
@@ -59,6 +87,33 @@ func printSummary(w io.Writer, s ingest.Summary) {
 	fmt.Fprintf(w, "labels crawled: %d (unavailable %d)\n", s.LabelsCrawled, s.LabelsFailed)
 	fmt.Fprintf(w, "releases: %d added, %d updated (%d pages unreadable, retried next run)\n",
 		s.ReleasesAdded, s.ReleasesUpdated, s.ReleasePagesFailed)
+	if s.Stopped != "" {
+		fmt.Fprintln(w, s.Stopped)
+	}
+}
+
+// printHistory writes runs as a table, times in UTC.
+func printHistory(w io.Writer, runs []ingest.Run) {
+	if len(runs) == 0 {
+		fmt.Fprintln(w, "no crawl has run yet")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tDURATION\tSTATUS\tCHECKED\tVALID\tINVALID\tRETRIED\tADDED\tUPDATED\tERROR")
+	for _, r := range runs {
+		dur := "-"
+		if r.FinishedAt != nil {
+			dur = r.FinishedAt.Sub(r.StartedAt).Round(time.Second).String()
+		}
+		msg := r.Error
+		if rs := []rune(msg); len(rs) > 60 {
+			msg = string(rs[:59]) + "…"
+		}
+		s := r.Summary
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", r.ID, r.StartedAt.UTC().Format("2006-01-02 15:04"),
+			dur, r.Status, s.Checked, s.Valid, s.Invalid, s.Retried, s.ReleasesAdded, s.ReleasesUpdated, msg)
+	}
+	tw.Flush()
 }
 
 // progressBar redraws one line per stage on a terminal and prints plain

@@ -3,9 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/ingest"
@@ -33,8 +36,14 @@ func TestRunCrawlOnce(t *testing.T) {
 		CrawlUserAgent: "LabelbaseTest/1.0 (+crawl command)"}
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 
-	if err := runCrawl(ctx, cfg, []string{"--once"}, log); err != nil {
+	var out strings.Builder
+	if err := crawlCommand(ctx, cfg, []string{"--once"}, &out, log); err != nil {
 		t.Fatal(err)
+	}
+	var runID int64
+	if _, err := fmt.Sscanf(out.String(), "run %d\n", &runID); err != nil || runID == 0 ||
+		!strings.Contains(out.String(), "labels checked: 7 (valid 4, invalid 2, to retry 1)") {
+		t.Errorf("--once printed %q; want the run id, then the summary", out.String())
 	}
 
 	var labels, releases, rich, valid, invalid, pending int
@@ -55,6 +64,17 @@ func TestRunCrawlOnce(t *testing.T) {
 		t.Errorf("labels %d, releases %d (rich %d), queue valid %d invalid %d pending %d; want 4, 27 (27), 4, 2, 1",
 			labels, releases, rich, valid, invalid, pending)
 	}
+	// --history lists it.
+	out.Reset()
+	if err := crawlCommand(ctx, cfg, []string{"--history"}, &out, log); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID ") ||
+		!regexp.MustCompile(fmt.Sprintf(`^%d +\d{4}-\d\d-\d\d \d\d:\d\d +\S+ +succeeded +7 +4 +2 +1 +%d +0 *$`, runID, releases)).MatchString(lines[1]) {
+		t.Errorf("--history printed:\n%s", out.String())
+	}
+
 	var customURL string
 	if err := db.Pool.QueryRow(ctx, `SELECT label_url FROM public.labels WHERE label_name = 'Tidewater Audio'`).Scan(&customURL); err != nil ||
 		customURL != "https://music.tidewater.example" {
@@ -89,7 +109,32 @@ func TestRunCrawlFlags(t *testing.T) {
 	if err := runCrawl(context.Background(), cfg, []string{"--once", "extra"}, log); !errors.As(err, &ue) {
 		t.Errorf("extra argument: err = %v, want a usage error", err)
 	}
+	if err := runCrawl(context.Background(), cfg, []string{"--once", "--history"}, log); !errors.As(err, &ue) {
+		t.Errorf("--once --history: err = %v, want a usage error", err)
+	}
 	if err := runCrawl(context.Background(), cfg, nil, log); err == nil {
 		t.Error("the schedule started although CRAWL_DISABLED is set")
+	}
+}
+
+func TestPrintHistory(t *testing.T) {
+	t.Parallel()
+	var empty, out strings.Builder
+	printHistory(&empty, nil)
+	if empty.String() != "no crawl has run yet\n" {
+		t.Errorf("empty history: %q", empty.String())
+	}
+	start := time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)
+	end := start.Add(90 * time.Second)
+	printHistory(&out, []ingest.Run{
+		{ID: 2, StartedAt: start.Add(time.Hour), Status: ingest.RunRunning},
+		{ID: 1, StartedAt: start, FinishedAt: &end, Status: ingest.RunFailed, Error: strings.Repeat("é", 70),
+			Summary: ingest.Summary{Checked: 3, Retried: 3}},
+	})
+	want := "ID  STARTED (UTC)     DURATION  STATUS   CHECKED  VALID  INVALID  RETRIED  ADDED  UPDATED  ERROR\n" +
+		"2   2026-03-01 04:00  -         running  0        0      0        0        0      0        \n" +
+		"1   2026-03-01 03:00  1m30s     failed   3        0      0        3        0      0        " + strings.Repeat("é", 59) + "…\n"
+	if out.String() != want {
+		t.Errorf("history table:\n%s\nwant:\n%s", out.String(), want)
 	}
 }

@@ -2,11 +2,14 @@ package ingest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 
 	"github.com/labelbase/labelbase/pkg/ingest/bandcamp"
+	"github.com/labelbase/labelbase/pkg/ingest/fetch"
 )
 
 // crawlLabels reads every label's /music page and stores what is new.
@@ -16,6 +19,9 @@ func (p *pass) crawlLabels(ctx context.Context) error {
 		return err
 	}
 	for i, l := range labels {
+		if p.stopped() {
+			break
+		}
 		if err := p.crawlLabel(ctx, l); err != nil {
 			return err
 		}
@@ -69,6 +75,9 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if p.stopped() {
+			break
+		}
 		k, isKnown := known.find(e.url, e.item.ID)
 		if isKnown && !k.stale {
 			continue
@@ -94,6 +103,13 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	if err != nil {
 		return err
 	}
+	p.sum.ReleasesAdded += added
+	p.sum.ReleasesUpdated += updated
+	if p.stopped() {
+		// Cut short: crawled_at stays, so the next pass starts here.
+		log.Warn("label partly crawled; pass stopping", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
+		return nil
+	}
 	// Tags come from release pages, so they are refreshed only when some
 	// were read: a quiet day leaves them, and updated_at, alone.
 	var tags []string
@@ -108,8 +124,6 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		return err
 	}
 	p.sum.LabelsCrawled++
-	p.sum.ReleasesAdded += added
-	p.sum.ReleasesUpdated += updated
 	log.Info("label crawled", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
 	return nil
 }
@@ -146,12 +160,26 @@ func listed(base *url.URL, v visit, allow []string) []entry {
 // readRelease fetches and parses one release page, or returns nil.
 func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandcamp.Release {
 	resp, err := p.client.Get(ctx, u, allow...)
+	refused := errors.Is(err, fetch.ErrBlocked) ||
+		(err == nil && (resp.Status == http.StatusTooManyRequests || bandcamp.IsChallenge(resp.Body)))
 	if err == nil && resp.Status == http.StatusOK {
 		rel, perr := bandcamp.ParseRelease(resp.Body)
 		if perr == nil {
+			p.observe(false, u, "")
 			return rel
 		}
 		err = perr
+		refused = refused || errors.Is(perr, bandcamp.ErrChallenge)
+	}
+	if ctx.Err() == nil && !errors.Is(err, fetch.ErrDisallowed) {
+		reason := "challenge page"
+		switch {
+		case err == nil:
+			reason = fmt.Sprintf("HTTP %d", resp.Status)
+		case !errors.Is(err, bandcamp.ErrChallenge):
+			reason = err.Error()
+		}
+		p.observe(refused, u, reason)
 	}
 	p.sum.ReleasePagesFailed++
 	attrs := []any{"url", u, "err", err}

@@ -97,6 +97,10 @@ func run(t *testing.T, c *Crawler) Summary {
 	if err != nil {
 		t.Fatalf("RunOnce: %v", err)
 	}
+	if sum.RunID == 0 {
+		t.Error("RunOnce returned no run id")
+	}
+	sum.RunID = 0 // so tests can compare counters
 	return sum
 }
 
@@ -140,4 +144,20 @@ func (b *testBundle) count(t *testing.T, query string, args ...any) int {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// runRow reads one row of private.ingest_runs.
+func (b *testBundle) runRow(t *testing.T, id int64) Run {
+	t.Helper()
+	runs, err := History(context.Background(), b.db.Pool, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if r.ID == id {
+			return r
+		}
+	}
+	t.Fatalf("run %d not recorded", id)
+	return Run{}
 }

@@ -7,7 +7,9 @@
 // network error: never a reason to call a URL invalid). The release stage
 // reads every label's /music page and fetches only the release pages it
 // does not know yet. Passes run daily (Scheduler) or on demand (RunOnce);
-// a PostgreSQL advisory lock keeps gateways from crawling at once.
+// a PostgreSQL advisory lock keeps gateways from crawling at once. Every
+// pass is recorded in private.ingest_runs; a pass stops early when Bandcamp
+// keeps refusing requests (Options.MaxPushback).
 package ingest
 
 import (
@@ -24,8 +26,18 @@ import (
 	"github.com/labelbase/labelbase/pkg/ingest/fetch"
 )
 
-// ErrBusy means another pass holds the lock; this one did nothing.
+// ErrBusy means another pass holds the lock; this one did nothing but
+// record itself as skipped.
 var ErrBusy = errors.New("ingest: another crawl is running")
+
+// ErrStopped means Bandcamp kept refusing requests (challenge pages, or
+// 429s that outlasted the back-off), so the pass stopped early and left the
+// rest of its work for the next one. Summary.Stopped says why.
+var ErrStopped = errors.New("ingest: pass stopped early")
+
+// errFresh means a catch-up pass found a recent succeeded pass under the
+// lock and did nothing.
+var errFresh = errors.New("ingest: a recent pass succeeded")
 
 // lockKey is the pg_try_advisory_lock key of a pass ("lbingest").
 const lockKey int64 = 0x6c62696e67657374
@@ -49,6 +61,8 @@ type Progress func(Step)
 
 // Summary counts what a pass did.
 type Summary struct {
+	// RunID is the pass's row in private.ingest_runs (0 if unrecorded).
+	RunID int64
 	// Checked queue rows, and how each was judged. Retried rows stay
 	// unprocessed for a later pass.
 	Checked, Valid, Invalid, Retried int
@@ -59,15 +73,22 @@ type Summary struct {
 	// ReleasePagesFailed could not be read; new ones are stored from the
 	// grid and read again next pass.
 	ReleasePagesFailed int
+	// Stopped is why the pass stopped early, leaving queue rows and labels
+	// for the next pass; empty when it ran to the end.
+	Stopped string
 }
 
 // LogValue lets a Summary be logged as one group.
 func (s Summary) LogValue() slog.Value {
-	return slog.GroupValue(
+	attrs := []slog.Attr{slog.Int64("run_id", s.RunID),
 		slog.Int("checked", s.Checked), slog.Int("valid", s.Valid), slog.Int("invalid", s.Invalid),
 		slog.Int("retried", s.Retried), slog.Int("labels_crawled", s.LabelsCrawled),
 		slog.Int("labels_failed", s.LabelsFailed), slog.Int("releases_added", s.ReleasesAdded),
-		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed))
+		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed)}
+	if s.Stopped != "" {
+		attrs = append(attrs, slog.String("stopped", s.Stopped))
+	}
+	return slog.GroupValue(attrs...)
 }
 
 // Options tunes a Crawler beyond config.Config. The zero value is the
@@ -77,14 +98,32 @@ type Options struct {
 	// UserAgent, Interval, Upstream and Log always come from New's
 	// arguments.
 	Fetch fetch.Options
+	// MaxPushback is how many requests in a row Bandcamp may refuse (a
+	// challenge page, or a 429 that outlasted the back-off) before the
+	// pass stops (default 3).
+	MaxPushback int
+	// CatchUpDelay is how long after start a Scheduler runs a catch-up
+	// pass when none succeeded in the last day (default 1 minute), so a
+	// restart loop cannot hammer Bandcamp.
+	CatchUpDelay time.Duration
 }
+
+// Defaults of Options.
+const (
+	DefaultMaxPushback  = 3
+	DefaultCatchUpDelay = time.Minute
+	// CatchUpAge is how old the last succeeded pass may be before a
+	// starting Scheduler catches up.
+	CatchUpAge = 24 * time.Hour
+)
 
 // Crawler runs passes. One Crawler keeps its per-site request pacing
 // across passes.
 type Crawler struct {
-	store  store
-	log    *slog.Logger
-	client *fetch.Client
+	store       store
+	log         *slog.Logger
+	client      *fetch.Client
+	maxPushback int
 }
 
 // New returns a Crawler that reads and writes through pool, which must
@@ -96,7 +135,10 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
-	return &Crawler{store: store{pool}, log: log, client: client}, nil
+	if opts.MaxPushback <= 0 {
+		opts.MaxPushback = DefaultMaxPushback
+	}
+	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback}, nil
 }
 
 // RunOnce runs one pass with the production options; see Crawler.RunOnce.
@@ -108,24 +150,64 @@ func RunOnce(ctx context.Context, pool *pgxpool.Pool, cfg *config.Config, log *s
 	return c.RunOnce(ctx, progress)
 }
 
-// RunOnce processes the queue, then crawls every label. It returns ErrBusy
-// at once when another pass, from any gateway, is running.
+// RunOnce processes the queue, then crawls every label, recording the pass
+// in private.ingest_runs (Summary.RunID). It returns ErrBusy at once, having
+// recorded a skipped pass, when another pass, from any gateway, is running,
+// and ErrStopped (wrapped) when Bandcamp made it stop early.
 func (c *Crawler) RunOnce(ctx context.Context, progress Progress) (Summary, error) {
+	return c.run(ctx, progress, time.Time{})
+}
+
+// run is RunOnce. With staleBefore set it is a catch-up: under the lock, it
+// returns errFresh, recording nothing, if a pass that started after
+// staleBefore has succeeded.
+func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.Time) (Summary, error) {
 	unlock, err := c.store.lock(ctx)
+	if errors.Is(err, ErrBusy) {
+		id, rerr := c.store.skipRun(ctx, "another crawl was running")
+		if rerr != nil {
+			c.log.Error("skipped crawl not recorded", "err", rerr)
+		}
+		return Summary{RunID: id}, err
+	}
 	if err != nil {
 		return Summary{}, err
 	}
 	defer unlock()
+	if !staleBefore.IsZero() {
+		last, ok, err := c.store.lastSucceeded(ctx)
+		if err != nil {
+			return Summary{}, err
+		}
+		if ok && last.After(staleBefore) {
+			return Summary{}, errFresh
+		}
+	}
+	id, err := c.store.startRun(ctx)
+	if err != nil {
+		return Summary{}, err
+	}
 	if progress == nil {
 		progress = func(Step) {}
 	}
 	start := time.Now()
-	p := &pass{Crawler: c, log: c.log.With("run", start.UTC().Format(time.RFC3339)), progress: progress,
-		fresh: map[int64]visit{}}
+	p := &pass{Crawler: c, log: c.log.With("run", id), progress: progress,
+		fresh: map[int64]visit{}, sum: Summary{RunID: id}}
 	p.log.Info("crawl started")
 	err = p.processQueue(ctx)
-	if err == nil {
+	if err == nil && !p.stopped() {
 		err = p.crawlLabels(ctx)
+	}
+	status, reason := RunSucceeded, ""
+	switch {
+	case err != nil:
+		status, reason = RunFailed, err.Error()
+	case p.stopped():
+		status, reason = RunFailed, p.sum.Stopped
+		err = fmt.Errorf("%w: %s", ErrStopped, p.sum.Stopped)
+	}
+	if ferr := c.store.finishRun(ctx, id, status, p.sum, reason); ferr != nil {
+		err = errors.Join(err, ferr)
 	}
 	if err != nil {
 		p.log.Error("crawl stopped", "err", err, "summary", p.sum)
@@ -144,6 +226,27 @@ type pass struct {
 	// fresh holds /music pages read by the queue stage, so the release
 	// stage does not fetch them twice.
 	fresh map[int64]visit
+	// pushback counts requests in a row that Bandcamp refused.
+	pushback int
+}
+
+// stopped reports whether the pass must make no more requests.
+func (p *pass) stopped() bool { return p.sum.Stopped != "" }
+
+// observe notes the outcome of a request: refused (a challenge page, a 429
+// that outlasted the back-off, or a site pause) or answered. Enough refusals
+// in a row stop the pass.
+func (p *pass) observe(refused bool, url, reason string) {
+	if !refused {
+		p.pushback = 0
+		return
+	}
+	p.pushback++
+	if p.pushback >= p.maxPushback && !p.stopped() {
+		p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp refused %d requests in a row (last %s: %s); the rest is left for the next run",
+			p.pushback, url, reason)
+		p.log.Warn("Bandcamp is pushing back; stopping the pass", "url", url, "reason", reason)
+	}
 }
 
 // allowFor returns the hosts a label's pages may be fetched from beyond

@@ -26,8 +26,12 @@ func TestConcurrentPassesTakeTurns(t *testing.T) {
 		done <- err
 	}()
 	<-entered // the first pass holds the lock and is mid-request
-	if sum, err := second.RunOnce(context.Background(), nil); !errors.Is(err, ErrBusy) || sum != (Summary{}) {
-		t.Errorf("second pass: %+v, %v; want ErrBusy and no work", sum, err)
+	sum, err := second.RunOnce(context.Background(), nil)
+	if !errors.Is(err, ErrBusy) || sum.RunID == 0 || sum != (Summary{RunID: sum.RunID}) {
+		t.Errorf("second pass: %+v, %v; want ErrBusy, a run id and no work", sum, err)
+	}
+	if r := b.runRow(t, sum.RunID); r.Status != RunSkipped || r.FinishedAt == nil || r.Error == "" {
+		t.Errorf("skipped pass recorded as %+v", r)
 	}
 	close(release)
 	if err := <-done; err != nil {

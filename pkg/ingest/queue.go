@@ -49,6 +49,11 @@ func (p *pass) processQueue(ctx context.Context) error {
 		return err
 	}
 	for i, g := range groups {
+		if p.stopped() {
+			// Left unprocessed, attempts untouched, for the next pass.
+			p.log.Warn("queue rows left for the next pass", "groups", len(groups)-i)
+			break
+		}
 		j, err := p.judge(ctx, g.sub, known)
 		if err != nil {
 			return err

@@ -13,6 +13,11 @@ import (
 
 // Scheduler runs a pass every day at cfg.CrawlAt (UTC). Every gateway may
 // run one: the pass lock lets one crawl and the others skip that day.
+//
+// At start it catches up: when no pass has succeeded in the last
+// CatchUpAge, it runs one after Options.CatchUpDelay (unless CrawlAt comes
+// first). The check is repeated under the lock, so of several gateways
+// starting together only one crawls.
 type Scheduler struct {
 	pool *pgxpool.Pool
 	cfg  *config.Config
@@ -23,9 +28,14 @@ type Scheduler struct {
 	after func(time.Duration) <-chan time.Time
 }
 
-// NewScheduler returns a Scheduler; Run starts it.
-func NewScheduler(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger) *Scheduler {
-	return &Scheduler{pool: pool, cfg: cfg, log: log.With("component", "ingest"), now: time.Now, after: time.After}
+// NewScheduler returns a Scheduler; Run starts it. opts, if given, tunes
+// its Crawler and catch-up delay.
+func NewScheduler(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts ...Options) *Scheduler {
+	s := &Scheduler{pool: pool, cfg: cfg, log: log.With("component", "ingest"), now: time.Now, after: time.After}
+	if len(opts) > 0 {
+		s.opts = opts[0]
+	}
+	return s
 }
 
 // Run blocks until ctx is done, running a pass at each CrawlAt. With
@@ -42,6 +52,9 @@ func (s *Scheduler) Run(ctx context.Context) {
 		<-ctx.Done()
 		return
 	}
+	if !s.catchUp(ctx, c) {
+		return
+	}
 	for {
 		next, err := nextRun(s.now(), s.cfg.CrawlAt)
 		if err != nil {
@@ -55,12 +68,63 @@ func (s *Scheduler) Run(ctx context.Context) {
 			return
 		case <-s.after(next.Sub(s.now())):
 		}
-		switch _, err := c.RunOnce(ctx, nil); {
-		case errors.Is(err, ErrBusy):
-			s.log.Info("another gateway is crawling; skipped")
-		case err != nil && ctx.Err() == nil:
-			s.log.Error("crawl failed", "err", err)
-		}
+		_, err = c.RunOnce(ctx, nil)
+		s.report(ctx, err)
+	}
+}
+
+// catchUp runs the catch-up pass if one is due. It returns false when ctx
+// ended.
+func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
+	delay := s.opts.CatchUpDelay
+	if delay <= 0 {
+		delay = DefaultCatchUpDelay
+	}
+	now := s.now()
+	last, ok, err := c.store.lastSucceeded(ctx)
+	if err != nil {
+		s.log.Error("cannot tell when the last crawl succeeded; no catch-up", "err", err)
+		return ctx.Err() == nil
+	}
+	if !catchUpDue(last, ok, now) {
+		return true
+	}
+	if next, err := nextRun(now, s.cfg.CrawlAt); err == nil && !now.Add(delay).Before(next) {
+		return true // the daily pass comes first
+	}
+	attrs := []any{"in", delay}
+	if ok {
+		attrs = append(attrs, "last_succeeded", last)
+	}
+	s.log.Info("no crawl succeeded in the last day; catching up", attrs...)
+	select {
+	case <-ctx.Done():
+		return false
+	case <-s.after(delay):
+	}
+	_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
+	if errors.Is(err, errFresh) {
+		s.log.Info("another gateway has caught up; skipped")
+		return ctx.Err() == nil
+	}
+	s.report(ctx, err)
+	return ctx.Err() == nil
+}
+
+// catchUpDue reports whether a starting Scheduler should catch up, given
+// when the last succeeded pass started (ok false: never).
+func catchUpDue(last time.Time, ok bool, now time.Time) bool {
+	return !ok || now.Sub(last) >= CatchUpAge
+}
+
+func (s *Scheduler) report(ctx context.Context, err error) {
+	switch {
+	case errors.Is(err, ErrBusy):
+		s.log.Info("another gateway is crawling; skipped")
+	case errors.Is(err, ErrStopped):
+		s.log.Warn("crawl stopped early", "err", err)
+	case err != nil && ctx.Err() == nil:
+		s.log.Error("crawl failed", "err", err)
 	}
 }
 

@@ -33,36 +33,52 @@ type visit struct {
 	page    *bandcamp.AccountPage
 	// url is where the page was found, after redirects.
 	url *url.URL
+	// refused: Bandcamp pushed back (a challenge page, a 429 left after
+	// the back-off, a site pause), as opposed to answering.
+	refused bool
+	// sent: a request was made (or would have been, but for a pause).
+	sent bool
 }
 
 // visitAccount fetches and judges an account page. Its error is only ever
 // the context's: everything else is a verdict.
 func (p *pass) visitAccount(ctx context.Context, rawURL string, allow ...string) (visit, error) {
+	v, err := p.fetchAccount(ctx, rawURL, allow)
+	if err == nil && v.sent {
+		p.observe(v.refused, rawURL, v.reason)
+	}
+	return v, err
+}
+
+func (p *pass) fetchAccount(ctx context.Context, rawURL string, allow []string) (visit, error) {
 	resp, err := p.client.Get(ctx, rawURL, allow...)
 	switch {
 	case ctx.Err() != nil:
 		return visit{}, ctx.Err()
 	case errors.Is(err, fetch.ErrDisallowed):
 		return visit{verdict: invalid, reason: err.Error()}, nil
+	case errors.Is(err, fetch.ErrBlocked):
+		return visit{verdict: retry, reason: err.Error(), refused: true, sent: true}, nil
 	case err != nil:
-		return visit{verdict: retry, reason: err.Error()}, nil
+		return visit{verdict: retry, reason: err.Error(), sent: true}, nil
 	case resp.Location != "":
-		return visit{verdict: invalid, reason: "redirects outside Bandcamp, to " + resp.Location}, nil
+		return visit{verdict: invalid, reason: "redirects outside Bandcamp, to " + resp.Location, sent: true}, nil
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
-		return visit{verdict: invalid, reason: fmt.Sprintf("no such page (HTTP %d)", resp.Status)}, nil
+		return visit{verdict: invalid, reason: fmt.Sprintf("no such page (HTTP %d)", resp.Status), sent: true}, nil
 	case bandcamp.IsChallenge(resp.Body):
-		return visit{verdict: retry, reason: "Bandcamp served a challenge page"}, nil
+		return visit{verdict: retry, reason: "Bandcamp served a challenge page", refused: true, sent: true}, nil
 	case resp.Status != http.StatusOK:
-		return visit{verdict: retry, reason: fmt.Sprintf("HTTP %d", resp.Status)}, nil
+		return visit{verdict: retry, reason: fmt.Sprintf("HTTP %d", resp.Status), sent: true,
+			refused: resp.Status == http.StatusTooManyRequests}, nil
 	}
 	page, err := bandcamp.ParseAccount(resp.Body)
 	switch {
 	case errors.Is(err, bandcamp.ErrChallenge):
-		return visit{verdict: retry, reason: "Bandcamp served a challenge page"}, nil
+		return visit{verdict: retry, reason: "Bandcamp served a challenge page", refused: true, sent: true}, nil
 	case err != nil:
-		return visit{verdict: invalid, reason: err.Error()}, nil
+		return visit{verdict: invalid, reason: err.Error(), sent: true}, nil
 	}
-	return visit{verdict: valid, page: page, url: resp.URL}, nil
+	return visit{verdict: valid, page: page, url: resp.URL, sent: true}, nil
 }
 
 // labelURL is the canonical label_url of a visited account: the custom
