@@ -35,6 +35,7 @@ Usage:
   labelbase keys                             print the anon and service-role API keys
   labelbase demo                             load the demo catalogue into an empty database
   labelbase crawl --once                     process queued label URLs and crawl releases once
+  labelbase crawl --history                  show the last ten crawl passes
   labelbase scale                            generate the large benchmark dataset and time every procedure
   labelbase health                           exit 0 when the local gateway answers /health (for containers)
 
