@@ -53,10 +53,7 @@ func accessLog(log *slog.Logger) echo.MiddlewareFunc {
 			}
 			if err != nil {
 				// The error handler runs after us; report what it will send.
-				status = apierr.As(err).Status
-				if he, ok := err.(*echo.HTTPError); ok {
-					status = he.Code
-				}
+				status = toAPIError(err).Status
 			}
 			log.Info("request",
 				"request_id", c.Get(KeyRequestID),

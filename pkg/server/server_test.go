@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -126,4 +127,33 @@ func TestWebApp(t *testing.T) {
 	if w := do(e, "GET", "/assets/missing.js", nil); w.Code != 404 {
 		t.Fatalf("missing asset: %d", w.Code)
 	}
+}
+
+// The access log reports the status the client gets, also for routing
+// errors that the error handler renders after the log line is written.
+func TestAccessLogStatus(t *testing.T) {
+	t.Parallel()
+	var buf strings.Builder
+	cfg, _ := config.Load(func(k string) string {
+		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
+	})
+	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil)),
+		REST: func(g *echo.Group) {}})
+	do(e, "GET", "/rest/v1/nothing", map[string]string{"apikey": cfg.AnonKey})
+	do(e, "GET", "/rest/v1/nothing", nil)
+	out := buf.String()
+	if !strings.Contains(out, "status=404") || !strings.Contains(out, "status=401") || strings.Contains(out, "status=500") {
+		t.Fatalf("access log:\n%s", out)
+	}
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	b  *strings.Builder
+}
+
+func (w *lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
 }
