@@ -63,6 +63,12 @@ type Config struct {
 	CrawlRequestInterval time.Duration
 	CrawlUserAgent       string
 	CrawlDisabled        bool
+	// CrawlCatchUpDelay is how soon after start a gateway runs a pass when
+	// none succeeded in the last day.
+	CrawlCatchUpDelay time.Duration
+	// CrawlMaxRefusals is how many refusals in a row (challenge pages,
+	// 429s that outlast the back-off) stop a pass early.
+	CrawlMaxRefusals int
 
 	// Frontend.
 	AnalyticsScriptURL string
@@ -113,6 +119,8 @@ func Load(getenv Getenv) (*Config, error) {
 		CrawlRequestInterval:      p.duration("CRAWL_REQUEST_INTERVAL", time.Second),
 		CrawlUserAgent:            p.str("CRAWL_USER_AGENT", "Labelbase/1.0 (+self-hosted label follower; one request per second)"),
 		CrawlDisabled:             p.boolean("CRAWL_DISABLED", false),
+		CrawlCatchUpDelay:         p.duration("CRAWL_CATCH_UP_DELAY", time.Minute),
+		CrawlMaxRefusals:          p.integer("CRAWL_MAX_REFUSALS", 3),
 		AnalyticsScriptURL:        p.str("ANALYTICS_SCRIPT_URL", ""),
 		LogLevel:                  p.str("LOG_LEVEL", "info"),
 		LogFormat:                 p.str("LOG_FORMAT", "text"),
@@ -197,6 +205,12 @@ func (c *Config) validate(p *parser) {
 	}
 	if c.CrawlRequestInterval < 0 {
 		p.fail("CRAWL_REQUEST_INTERVAL must not be negative")
+	}
+	if c.CrawlCatchUpDelay < time.Second {
+		p.fail("CRAWL_CATCH_UP_DELAY must be at least 1s")
+	}
+	if c.CrawlMaxRefusals < 1 {
+		p.fail("CRAWL_MAX_REFUSALS must be at least 1")
 	}
 	if c.AnalyticsScriptURL != "" {
 		if u, err := url.Parse(c.AnalyticsScriptURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

@@ -71,13 +71,16 @@ func TestErrorsNameEveryBadValue(t *testing.T) {
 		"CRAWL_REQUEST_INTERVAL": "soon",
 		"LOG_LEVEL":              "loud",
 		"DISABLE_SIGNUP":         "maybe",
+		"CRAWL_MAX_REFUSALS":     "0",
+		"CRAWL_CATCH_UP_DELAY":   "0s",
 	}))
 	if err == nil {
 		t.Fatal("want errors")
 	}
 	msg := err.Error()
 	for _, name := range []string{"DATABASE_URL", "JWT_SECRET", "JWT_EXP", "SITE_URL", "PASSWORD_MIN_LENGTH",
-		"BANDCAMP_UPSTREAM", "CRAWL_AT", "CRAWL_REQUEST_INTERVAL", "LOG_LEVEL", "DISABLE_SIGNUP"} {
+		"BANDCAMP_UPSTREAM", "CRAWL_AT", "CRAWL_REQUEST_INTERVAL", "LOG_LEVEL", "DISABLE_SIGNUP",
+		"CRAWL_MAX_REFUSALS", "CRAWL_CATCH_UP_DELAY"} {
 		if !strings.Contains(msg, name) {
 			t.Errorf("error does not mention %s:\n%s", name, msg)
 		}

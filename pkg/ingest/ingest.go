@@ -136,6 +136,9 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 		return nil, fmt.Errorf("ingest: %w", err)
 	}
 	if opts.MaxPushback <= 0 {
+		opts.MaxPushback = cfg.CrawlMaxRefusals
+	}
+	if opts.MaxPushback <= 0 {
 		opts.MaxPushback = DefaultMaxPushback
 	}
 	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback}, nil

@@ -78,6 +78,9 @@ func (s *Scheduler) Run(ctx context.Context) {
 func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 	delay := s.opts.CatchUpDelay
 	if delay <= 0 {
+		delay = s.cfg.CrawlCatchUpDelay
+	}
+	if delay <= 0 {
 		delay = DefaultCatchUpDelay
 	}
 	now := s.now()
