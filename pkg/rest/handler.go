@@ -443,11 +443,7 @@ func (a *API) insert(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Re
 	if err != nil {
 		return err
 	}
-	res, err := a.exec(rc, a.spec(rc, false, st, a.decideWrite(rc, o)))
-	if err != nil {
-		return err
-	}
-	return a.respondWrite(c, rc, t, res, o, http.StatusCreated)
+	return a.runWrite(c, rc, t, st, o, http.StatusCreated)
 }
 
 func (a *API) update(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Request) error {
@@ -472,11 +468,7 @@ func (a *API) update(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Re
 	if err != nil {
 		return err
 	}
-	res, err := a.exec(rc, a.spec(rc, false, st, a.decideWrite(rc, o)))
-	if err != nil {
-		return err
-	}
-	return a.respondWrite(c, rc, t, res, o, http.StatusOK)
+	return a.runWrite(c, rc, t, st, o, http.StatusOK)
 }
 
 func (a *API) delete(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Request) error {
@@ -485,11 +477,17 @@ func (a *API) delete(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Re
 	if err != nil {
 		return err
 	}
+	return a.runWrite(c, rc, t, st, o, http.StatusOK)
+}
+
+// runWrite executes a built write statement in the request's transaction
+// and answers per Prefer: return=.
+func (a *API) runWrite(c *echo.Context, rc *reqCtx, t *schema.Table, st *query.Statement, o query.MutateOpts, okStatus int) error {
 	res, err := a.exec(rc, a.spec(rc, false, st, a.decideWrite(rc, o)))
 	if err != nil {
 		return err
 	}
-	return a.respondWrite(c, rc, t, res, o, http.StatusOK)
+	return a.respondWrite(c, rc, t, res, o, okStatus)
 }
 
 // respondWrite answers POST/PATCH/DELETE per Prefer: return=.

@@ -54,11 +54,7 @@ func (a *API) put(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Reque
 	if err != nil {
 		return err
 	}
-	res, err := a.exec(rc, a.spec(rc, false, st, a.decideWrite(rc, o)))
-	if err != nil {
-		return err
-	}
-	return a.respondWrite(c, rc, t, res, o, http.StatusOK)
+	return a.runWrite(c, rc, t, st, o, http.StatusOK)
 }
 
 func putMismatch() *apierr.Error {
