@@ -2,47 +2,27 @@ package auth
 
 import (
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/pgtest"
-	"github.com/labelbase/labelbase/pkg/server"
 )
 
 // Auth benchmarks through the real echo stack against a fresh database
-// (docs/performance.md, "Gateway benchmarks"). setup and testEnv.do in
-// main_test.go take *testing.T; benchSetup builds the same gateway (same
-// config defaults, fake clock) for a *testing.B, with the rate limits
-// raised so the loop measures the handler rather than the 429 path.
+// (docs/performance.md, "Gateway benchmarks"). benchSetup is the tests'
+// setup with the rate limits raised, so the loop measures the handler
+// rather than the 429 path.
 
 func benchSetup(b *testing.B, cost int) *testEnv {
 	b.Helper()
-	db := pgtest.New(b)
-	vars := map[string]string{
-		"DATABASE_URL":              db.URL,
-		"JWT_SECRET":                testSecret,
+	return setup(b, map[string]string{
 		"BCRYPT_COST":               strconv.Itoa(cost),
-		"SITE_URL":                  "http://labelbase.test",
 		"RATE_LIMIT_TOKEN_PER_HOUR": "1000000000",
 		"RATE_LIMIT_BURST":          "1000000000",
-	}
-	cfg, err := config.Load(func(k string) string { return vars[k] })
-	if err != nil {
-		b.Fatalf("config: %v", err)
-	}
-	clock := &fakeClock{t: time.Now().UTC().Truncate(time.Second)}
-	api, err := New(Deps{Config: cfg, Pool: db.Pool, Log: slog.New(slog.DiscardHandler), Now: clock.Now})
-	if err != nil {
-		b.Fatalf("auth.New: %v", err)
-	}
-	h := server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Pool: db.Pool, Auth: api.Register})
-	return &testEnv{db: db, cfg: cfg, api: api, h: h, clock: clock}
+	})
 }
 
 // benchPost sends a JSON POST to /auth/v1 as supabase-js does and returns

@@ -43,7 +43,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 
 // testEnv is one gateway with only the auth module, on its own database.
 type testEnv struct {
-	t     *testing.T
+	t     testing.TB
 	db    *pgtest.DB
 	cfg   *config.Config
 	api   *API
@@ -52,7 +52,7 @@ type testEnv struct {
 }
 
 // setup builds a gateway on a fresh database. env overrides the config.
-func setup(t *testing.T, env map[string]string) *testEnv {
+func setup(t testing.TB, env map[string]string) *testEnv {
 	t.Helper()
 	db := pgtest.New(t)
 	vars := map[string]string{
@@ -79,7 +79,7 @@ func setup(t *testing.T, env map[string]string) *testEnv {
 	return &testEnv{t: t, db: db, cfg: cfg, api: api, h: h, clock: clock}
 }
 
-type testLogWriter struct{ t *testing.T }
+type testLogWriter struct{ t testing.TB }
 
 func (w testLogWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
@@ -159,7 +159,7 @@ func (e *testEnv) do(r req) *response {
 }
 
 // expect checks status and, for errors, GoTrue's 2024 shape and code.
-func (r *response) expect(t *testing.T, status int, code string) {
+func (r *response) expect(t testing.TB, status int, code string) {
 	t.Helper()
 	if r.Status != status {
 		t.Fatalf("status = %d, want %d; body %s", r.Status, status, r.Body)
@@ -221,7 +221,7 @@ func (e *testEnv) exec(sql string, args ...any) {
 }
 
 // obj returns r.JSON[key] as an object.
-func obj(t *testing.T, m map[string]any, key string) map[string]any {
+func obj(t testing.TB, m map[string]any, key string) map[string]any {
 	t.Helper()
 	o, ok := m[key].(map[string]any)
 	if !ok {

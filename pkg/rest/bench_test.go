@@ -3,58 +3,25 @@ package rest
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/golang-jwt/jwt/v5"
-
-	"github.com/labelbase/labelbase/pkg/config"
-	dbpkg "github.com/labelbase/labelbase/pkg/db"
-	"github.com/labelbase/labelbase/pkg/pgtest"
-	"github.com/labelbase/labelbase/pkg/server"
-	"github.com/labelbase/labelbase/pkg/token"
 )
 
 // End-to-end benchmarks: an httptest request through the real echo stack
 // (server.New with this package's routes) to a fresh PostgreSQL database,
 // as a signed-in member (docs/performance.md, "Gateway benchmarks").
 //
-// setup and env.do in harness_test.go take *testing.T; benchSetup builds
-// the same env (same config, pools, demo rows, users) for a *testing.B,
-// and adds follows, listens and recent releases so the app's RPCs return
-// rows.
+// benchSetup is the tests' setup (same config, pools, demo rows, users)
+// plus follows, listens and recent releases so the app's RPCs return rows.
 
 func benchSetup(b *testing.B) *env {
 	b.Helper()
 	ctx := context.Background()
-	db := pgtest.New(b)
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": db.URL, "JWT_SECRET": testSecret, "DB_STATEMENT_TIMEOUT": "5s", "MAX_BODY_BYTES": "65536"}[k]
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	pools, err := dbpkg.Open(ctx, db.URL, "", 4)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pools.Close)
-	api, err := New(ctx, Deps{Config: cfg, Pool: pools.REST, Verifier: token.NewVerifier(testSecret, "authenticated", nil), Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := &env{db: db, cfg: cfg, api: api}
-	e.h = server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Pool: db.Pool, REST: api.Register})
-	e.userA = pgtest.CreateUser(b, db.Pool, "a@example.com", "password-a")
-	e.userB = pgtest.CreateUser(b, db.Pool, "b@example.com", "password-b")
-	e.tokA = benchSign(b, e.userA)
-	e.tokB = benchSign(b, e.userB)
+	e := setup(b)
 	scan := func(sql string, args ...any) []int64 {
-		rows, err := db.Pool.Query(ctx, sql, args...)
+		rows, err := e.db.Pool.Query(ctx, sql, args...)
 		if err != nil {
 			b.Fatalf("%s: %v", sql, err)
 		}
@@ -72,17 +39,6 @@ func benchSetup(b *testing.B) *env {
 		}
 		return ids
 	}
-	// The harness's demo rows.
-	e.labels = scan(`INSERT INTO public.labels (label_name, label_url, tags) VALUES
-		('Alpha Records', 'https://alpha.bandcamp.com', '{jazz,ambient}'),
-		('Beta Sounds', 'https://beta.bandcamp.com', '{techno}'),
-		('Gamma, (Parens) "Quoted"', 'https://gamma.bandcamp.com', '{jazz,"free jazz"}'),
-		('delta', 'https://delta.bandcamp.com', '{}')
-		RETURNING id`)
-	e.rels = scan(`INSERT INTO public.releases (label_id, title, artist, release_url, release_date, genres)
-		SELECT l.id, l.label_name || ' release ' || g, 'Artist ' || g, l.label_url || '/album/' || g, date '2024-01-01' + g, '{jazz}'
-		  FROM public.labels l, generate_series(1, 3) g
-		 WHERE l.label_name <> 'delta' ORDER BY l.id, g RETURNING id`)
 	// For the app's RPCs: ten releases per label in the last 60 days (the
 	// Explore default is 90), A follows every label and has listened to
 	// every third release.
@@ -92,20 +48,10 @@ func benchSetup(b *testing.B) *env {
 	scan(`INSERT INTO public.user_follow_labels (user_id, label_id) SELECT $1, unnest($2::bigint[]) RETURNING id`, e.userA, e.labels)
 	scan(`INSERT INTO public.user_listened_releases (user_id, release_id)
 		SELECT $1, r FROM unnest($2::bigint[]) WITH ORDINALITY u(r, n) WHERE n % 3 = 0 RETURNING id`, e.userA, e.rels)
-	if _, err := db.Pool.Exec(ctx, "ANALYZE"); err != nil {
+	if _, err := e.db.Pool.Exec(ctx, "ANALYZE"); err != nil {
 		b.Fatal(err)
 	}
 	return e
-}
-
-func benchSign(b *testing.B, sub string) string {
-	now := time.Now()
-	s, err := token.Sign(testSecret, jwt.MapClaims{"sub": sub, "role": "authenticated", "aud": "authenticated",
-		"iat": now.Unix(), "exp": now.Add(time.Hour).Unix()})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return s
 }
 
 // benchReq is one request as supabase-js sends it for a signed-in user.

@@ -26,7 +26,7 @@ const testSecret = "test-secret-test-secret-test-secret-0123"
 
 // env is one fresh database with demo rows, two users and a gateway.
 type env struct {
-	t      *testing.T
+	t      testing.TB
 	db     *pgtest.DB
 	cfg    *config.Config
 	api    *API
@@ -39,7 +39,7 @@ type env struct {
 	rels   []int64
 }
 
-func setup(t *testing.T, extra ...string) *env {
+func setup(t testing.TB, extra ...string) *env {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.New(t)
