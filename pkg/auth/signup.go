@@ -45,6 +45,9 @@ func (a *API) signup(c *echo.Context) error {
 	if p.Password == "" {
 		return badRequest(codeValidationFailed, "Signup requires a valid password")
 	}
+	if err := checkMetadata(p.Data); err != nil {
+		return err
+	}
 	if err := a.checkPassword(p.Password); err != nil {
 		return err
 	}
@@ -84,11 +87,19 @@ func (a *API) signup(c *echo.Context) error {
 // normaliseEmail trims and lower-cases an address, as GoTrue stores them,
 // and refuses anything that is not a plain addr-spec with a dotted domain.
 func normaliseEmail(s string) (string, error) {
-	s = strings.ToLower(strings.TrimSpace(s))
+	s = strings.TrimSpace(s)
 	if s == "" {
 		return "", badRequest(codeValidationFailed, "To signup, please provide your email")
 	}
 	invalid := badRequest(codeValidationFailed, "Unable to validate email address: invalid format")
+	// ASCII only, as GoTrue's validator: Unicode case folding and
+	// normalisation forms would let look-alike addresses be two accounts.
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] < 0x20 {
+			return "", invalid
+		}
+	}
+	s = strings.ToLower(s)
 	if len(s) > 255 {
 		return "", invalid
 	}

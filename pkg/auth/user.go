@@ -141,7 +141,11 @@ func (a *API) updateUser(c *echo.Context) error {
 			return err
 		}
 		if params.Data != nil {
-			if err := updateUserMetadata(ctx, tx, u.ID, mergeMetadata(u.UserMetadata, params.Data), now); err != nil {
+			merged := mergeMetadata(u.UserMetadata, params.Data)
+			if err := checkMetadata(merged); err != nil {
+				return err
+			}
+			if err := updateUserMetadata(ctx, tx, u.ID, merged, now); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,7 @@
 package rest
 
 import (
+	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -51,9 +52,9 @@ func (a *API) authenticate(r *http.Request) (*caller, error) {
 	switch {
 	case tok == "":
 		return nil, jwtError("PGRST301", "Empty JWT is sent in Authorization header", nil)
-	case tok == a.cfg.AnonKey:
+	case keyIs(tok, a.cfg.AnonKey):
 		return &caller{role: anon, claims: roleClaims(anon)}, nil
-	case tok == a.cfg.ServiceRoleKey:
+	case keyIs(tok, a.cfg.ServiceRoleKey):
 		return &caller{role: "service_role", claims: roleClaims("service_role")}, nil
 	}
 	parts := strings.Split(tok, ".")
@@ -97,6 +98,13 @@ func mapTokenError(err error) *apierr.Error {
 	default:
 		return jwtError("PGRST301", "JWT couldn't be decoded", nil)
 	}
+}
+
+// keyIs compares a presented bearer with an API key in constant time, as
+// the apikey middleware does, so response timing reveals no prefix of the
+// service-role key.
+func keyIs(tok, key string) bool {
+	return key != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(key)) == 1
 }
 
 func roleClaims(role string) []byte {

@@ -264,7 +264,7 @@ func applyGUCs(h http.Header, res *result, status int) (int, error) {
 			}
 			for k, v := range m {
 				s, ok := v.(string)
-				if !ok {
+				if !ok || !sqlHeaderAllowed(k, s) {
 					return 0, gucHeadersError()
 				}
 				h.Set(k, s)

@@ -134,6 +134,10 @@ func raisePGRST(pe *pgconn.PgError) *apierr.Error {
 	}
 	e := &apierr.Error{Status: *d.Status, Code: *m.Code, Message: *m.Message, Details: m.Details, Hint: m.Hint}
 	for k, v := range d.Headers {
+		if !sqlHeaderAllowed(k, v) {
+			// Framing, CORS and malformed headers are the gateway's.
+			continue
+		}
 		e = e.WithHeader(k, v)
 	}
 	return e

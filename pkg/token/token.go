@@ -134,6 +134,11 @@ func NewVerifier(secret, audience string, now func() time.Time) *Verifier {
 
 const maxCached = 10000
 
+// maxCachedTokenBytes keeps the cache's memory bounded (maxCached times
+// this): larger tokens, e.g. with bulky user_metadata, are verified every
+// time instead.
+const maxCachedTokenBytes = 8 << 10
+
 // Verify checks raw and returns its claims.
 func (v *Verifier) Verify(raw string) (*Verified, error) {
 	raw = strings.TrimSpace(raw)
@@ -155,6 +160,9 @@ func (v *Verifier) Verify(raw string) (*Verified, error) {
 	got, err := v.parse(raw, now)
 	if err != nil {
 		return nil, err
+	}
+	if len(raw) > maxCachedTokenBytes {
+		return got, nil
 	}
 	v.mu.Lock()
 	if len(v.cache) >= maxCached {
