@@ -44,7 +44,7 @@ func New(d Deps) *echo.Echo {
 	e.IPExtractor = ipExtractor(d.Config.TrustedProxyHeader)
 	e.HTTPErrorHandler = errorHandler(d.Log)
 
-	e.Pre(requestID())
+	e.Pre(requestID(), securityHeaders())
 	e.Use(accessLog(d.Log), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
 
 	e.GET("/health", health(d.Pool))

@@ -120,6 +120,11 @@ func TestWebApp(t *testing.T) {
 	if strings.Contains(body, cfg.ServiceRoleKey) {
 		t.Fatal("the service-role key must never reach the page")
 	}
+	for _, h := range []string{"X-Content-Type-Options", "X-Frame-Options", "Content-Security-Policy"} {
+		if w.Header().Get(h) == "" {
+			t.Errorf("the app page lacks %s", h)
+		}
+	}
 	w = do(e, "GET", "/assets/app-1a2b.js", nil)
 	if w.Code != 200 || !strings.Contains(w.Header().Get("Cache-Control"), "immutable") || !strings.Contains(w.Header().Get("Content-Type"), "javascript") {
 		t.Fatalf("asset: %d %v", w.Code, w.Header())
