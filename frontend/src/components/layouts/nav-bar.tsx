@@ -96,14 +96,16 @@ export function NavBar() {
                   type="button"
                   aria-expanded={menuOpen}
                   aria-controls="user-menu"
-                  aria-label={`Account menu for ${user.email}`}
                   onClick={() => setMenuOpen((open) => !open)}
                   className={cn('flex max-w-56 items-center gap-2 rounded-full border border-zinc-200 py-1 pr-3 pl-1 text-sm text-zinc-700 hover:bg-zinc-50', focusRing)}
                 >
                   <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-violet-600 text-xs font-bold text-white uppercase">
                     {user.email.slice(0, 1)}
                   </span>
-                  <span className="truncate">{user.email}</span>
+                  <span className="truncate">
+                    <span className="sr-only">Account menu for </span>
+                    {user.email}
+                  </span>
                   <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
                     <path d="M6 8l4 4 4-4" />
                   </svg>

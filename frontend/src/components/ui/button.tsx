@@ -7,7 +7,7 @@ const variants: Record<ButtonVariant, string> = {
   primary: 'bg-zinc-900 text-white hover:bg-zinc-700 disabled:bg-zinc-400',
   secondary: 'border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-100 disabled:text-zinc-400',
   ghost: 'text-zinc-700 hover:bg-zinc-100 disabled:text-zinc-400',
-  success: 'bg-emerald-600 text-white hover:bg-emerald-700 disabled:bg-emerald-300',
+  success: 'bg-emerald-700 text-white hover:bg-emerald-800 disabled:bg-emerald-300',
 }
 
 export const focusRing = 'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-violet-600'

@@ -21,7 +21,7 @@ export function ListenButton({ listened, saving, onToggle, size = 'md' }: Listen
         'inline-flex w-full items-center justify-center gap-1.5 rounded-lg font-medium transition-colors',
         size === 'sm' ? 'px-2 py-1 text-xs' : 'px-3 py-2 text-sm',
         listened
-          ? 'bg-emerald-600 text-white hover:bg-emerald-700'
+          ? 'bg-emerald-700 text-white hover:bg-emerald-800'
           : 'border border-zinc-300 bg-white text-zinc-800 hover:border-zinc-400 hover:bg-zinc-50',
         saving && 'cursor-progress opacity-70',
         focusRing,

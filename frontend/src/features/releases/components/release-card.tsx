@@ -36,7 +36,7 @@ export function ReleaseCard(props: ReleaseCardProps) {
             {release.title}
           </a>
           <p className="truncate text-xs text-zinc-600">{release.artist}</p>
-          {date && <p className="text-xs text-zinc-400">{date}</p>}
+          {date && <p className="text-xs text-zinc-500">{date}</p>}
         </div>
         <ListenButton listened={listened} saving={saving} onToggle={onToggleListened} size="sm" />
         {error && (
