@@ -3,51 +3,23 @@ package ingest
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch"
+	"github.com/labelbase/labelbase/pkg/ingest/fetch/fetchtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// sleeper is the crawler's clock in tests: Sleep records the wait and
-// moves the clock on instead of blocking.
-type sleeper struct {
-	mu    sync.Mutex
-	now   time.Time
-	waits []time.Duration
-}
-
-func (s *sleeper) Now() time.Time {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.now
-}
-
-func (s *sleeper) Sleep(_ context.Context, d time.Duration) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.now = s.now.Add(d)
-	s.waits = append(s.waits, d)
-	return nil
-}
-
-func (s *sleeper) Waits() []time.Duration {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]time.Duration(nil), s.waits...)
-}
-
 type testBundle struct {
 	db      *pgtest.DB
 	fake    *fakebandcamp.Server
 	cfg     *config.Config
-	sleeper *sleeper
+	sleeper *fetchtest.Clock
 	user    string
 }
 
@@ -63,7 +35,7 @@ func testLogger(t *testing.T) *slog.Logger {
 // really sleeps.
 func setup(t *testing.T) (*Crawler, *testBundle) {
 	t.Helper()
-	b := &testBundle{db: pgtest.New(t), fake: fakebandcamp.New(t), sleeper: &sleeper{now: time.Now()}}
+	b := &testBundle{db: pgtest.New(t), fake: fakebandcamp.New(t), sleeper: fetchtest.NewClock(time.Now())}
 	b.cfg = testConfig(b.fake.URL)
 	b.user = pgtest.CreateUser(t, b.db.Pool, "submitter@example.com", "correct horse")
 	return b.crawler(t), b

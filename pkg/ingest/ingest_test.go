@@ -163,7 +163,7 @@ func TestQueueAndCrawl(t *testing.T) {
 	if n := b.fake.Hits(fakebandcamp.RateLimitedHost); n != 4 {
 		t.Errorf("rate-limited host got %d requests, want 4 (bounded retries)", n)
 	}
-	if waits := b.sleeper.Waits(); !slices.Contains(waits, fakebandcamp.RetryAfter) {
+	if waits := b.sleeper.Slept(); !slices.Contains(waits, fakebandcamp.RetryAfter) {
 		t.Errorf("waits %v do not honour Retry-After %v", waits, fakebandcamp.RetryAfter)
 	}
 

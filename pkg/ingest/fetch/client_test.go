@@ -7,48 +7,22 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/labelbase/labelbase/pkg/ingest/fetch/fetchtest"
 )
 
-// clock is a fake clock whose Sleep advances it and records the wait.
-type clock struct {
-	mu    sync.Mutex
-	now   time.Time
-	slept []time.Duration
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Sleep(_ context.Context, d time.Duration) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-	c.slept = append(c.slept, d)
-	return nil
-}
-
-func (c *clock) Slept() []time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]time.Duration(nil), c.slept...)
-}
-
 type testBundle struct {
-	clock *clock
+	clock *fetchtest.Clock
 	hosts chan string // the Host header of every request, in order
 }
 
 // setup starts an upstream answering with h and a Client pointed at it.
 func setup(t *testing.T, h http.HandlerFunc, o Options) (*Client, *testBundle) {
 	t.Helper()
-	b := &testBundle{clock: &clock{now: time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)}, hosts: make(chan string, 100)}
+	b := &testBundle{clock: fetchtest.NewClock(time.Date(2026, 3, 1, 3, 0, 0, 0, time.UTC)), hosts: make(chan string, 100)}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b.hosts <- r.Host
 		h(w, r)
