@@ -173,3 +173,52 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// A cluster whose owner died is stopped and removed; one whose owner lives
+// is left alone.
+func TestReapOrphans(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	parent := openDir(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	start := func(name string, owner int) (string, *pgcluster.Cluster) {
+		dir := filepath.Join(parent, name)
+		if err := os.Mkdir(dir, 0o711); err != nil {
+			t.Fatal(err)
+		}
+		c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "pg"), Fast: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "owner.pid"), []byte(strconv.Itoa(owner)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir, c
+	}
+	orphanDir, orphan := start("lb-orphan-dead", dead.Process.Pid)
+	liveDir, live := start("lb-orphan-live", os.Getpid())
+	defer live.Stop()
+
+	n, err := pgcluster.ReapOrphans(ctx, filepath.Join(parent, "lb-orphan-*"), "pg")
+	if err != nil || n != 1 {
+		t.Fatalf("ReapOrphans = %d, %v; want 1", n, err)
+	}
+	if _, err := os.Stat(orphanDir); !os.IsNotExist(err) {
+		t.Errorf("the orphan's directory is still there: %v", err)
+	}
+	if conn, err := pgx.Connect(ctx, orphan.URL("postgres")); err == nil {
+		conn.Close(ctx)
+		t.Error("the orphaned server still runs")
+	}
+	if _, err := os.Stat(liveDir); err != nil {
+		t.Errorf("a live owner's directory was removed: %v", err)
+	}
+	conn, err := pgx.Connect(ctx, live.URL("postgres"))
+	if err != nil {
+		t.Fatalf("a live owner's server was stopped: %v", err)
+	}
+	conn.Close(ctx)
+}

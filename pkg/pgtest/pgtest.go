@@ -47,12 +47,23 @@ func run(m *testing.M) int {
 		serverURL = u
 		return m.Run()
 	}
+	// Clusters of test binaries that were killed (a timeout, Ctrl-C) did
+	// not stop; stop them now rather than let them pile up.
+	if n, err := pgcluster.ReapOrphans(context.Background(), filepath.Join(os.TempDir(), "labelbase-pgtest-*"), "pg"); err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest: cleaning up orphaned clusters:", err)
+	} else if n > 0 {
+		fmt.Fprintf(os.Stderr, "pgtest: stopped %d orphaned test cluster(s)\n", n)
+	}
 	dir, err := os.MkdirTemp("", "labelbase-pgtest-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pgtest:", err)
 		return 1
 	}
 	defer os.RemoveAll(dir)
+	if err := pgcluster.ClaimDir(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "pgtest:", err)
+		return 1
+	}
 	// When root, the server runs as another user who must enter the dir.
 	if err := os.Chmod(dir, 0o711); err != nil {
 		fmt.Fprintln(os.Stderr, "pgtest:", err)
