@@ -51,9 +51,15 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	// A dev killed without its clean shutdown leaves PostgreSQL running;
+	// stop that one, but never one a running dev still owns.
+	if err := pgcluster.TakeOver(ctx, dir); err != nil {
+		if errors.Is(err, pgcluster.ErrInUse) {
+			return fmt.Errorf("labelbase dev is already running with data in %s: %w", dir, err)
+		}
 		return err
 	}
+	defer pgcluster.Release(dir)
 	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "postgres"), Log: log})
 	if err != nil {
 		return err

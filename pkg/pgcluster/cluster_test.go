@@ -2,6 +2,7 @@ package pgcluster_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -221,4 +222,53 @@ func TestReapOrphans(t *testing.T) {
 		t.Fatalf("a live owner's server was stopped: %v", err)
 	}
 	conn.Close(ctx)
+}
+
+// TakeOver refuses a directory a live process owns, and stops the server a
+// dead owner left running so the next Start can run it again.
+func TestTakeOver(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := filepath.Join(openDir(t), "dev")
+	if err := pgcluster.TakeOver(ctx, dir); err != nil {
+		t.Fatal(err)
+	}
+	c, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "postgres"), Fast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Another process claims to own it and is alive: refused.
+	if err := os.WriteFile(filepath.Join(dir, "owner.pid"), []byte(strconv.Itoa(os.Getppid())), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := pgcluster.TakeOver(ctx, dir); !errors.Is(err, pgcluster.ErrInUse) {
+		c.Stop()
+		t.Fatalf("TakeOver with a live owner = %v; want ErrInUse", err)
+	}
+	// The owner died without stopping the server: it is stopped.
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "owner.pid"), []byte(strconv.Itoa(dead.Process.Pid)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := pgcluster.TakeOver(ctx, dir); err != nil {
+		c.Stop()
+		t.Fatalf("TakeOver after a dead owner: %v", err)
+	}
+	if conn, err := pgx.Connect(ctx, c.URL("postgres")); err == nil {
+		conn.Close(ctx)
+		c.Stop()
+		t.Fatal("the dead owner's server still runs")
+	}
+	c2, err := pgcluster.Start(ctx, pgcluster.Options{Dir: filepath.Join(dir, "postgres"), Fast: true})
+	if err != nil {
+		t.Fatalf("restart after take-over: %v", err)
+	}
+	defer c2.Stop()
+	pgcluster.Release(dir)
+	if _, err := os.Stat(filepath.Join(dir, "owner.pid")); !os.IsNotExist(err) {
+		t.Errorf("Release left the owner file: %v", err)
+	}
 }

@@ -91,3 +91,32 @@ func stopDir(ctx context.Context, dir string) error {
 	}
 	return nil
 }
+
+// ErrInUse is returned by TakeOver when a live process owns the directory.
+var ErrInUse = errors.New("pgcluster: the cluster is in use by another process")
+
+// TakeOver makes the current process the owner of the long-lived cluster
+// in dir (e.g. `labelbase dev`'s). If a previous owner died without
+// stopping its server, the server is stopped first so Start can run it
+// again; if the owner still runs, it returns ErrInUse with its pid.
+func TakeOver(ctx context.Context, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, ownerFile)); err == nil {
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); perr == nil && pid > 0 && pid != os.Getpid() {
+			if alive(pid) {
+				return fmt.Errorf("%w (pid %d)", ErrInUse, pid)
+			}
+			if err := stopDir(ctx, filepath.Join(dir, "postgres")); err != nil {
+				return err
+			}
+		}
+	}
+	return ClaimDir(dir)
+}
+
+// Release gives up ownership taken with TakeOver.
+func Release(dir string) {
+	_ = os.Remove(filepath.Join(dir, ownerFile))
+}
