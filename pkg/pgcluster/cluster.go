@@ -23,7 +23,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // Options configure a cluster.
@@ -275,20 +274,4 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-// WaitReady is a convenience for callers that connect right after Start.
-func WaitReady(ctx context.Context, ping func(context.Context) error) error {
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := ping(ctx)
-		if err == nil || time.Now().After(deadline) {
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }

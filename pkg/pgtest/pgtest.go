@@ -104,7 +104,7 @@ type DB struct {
 // New returns a fresh, fully migrated database dropped at cleanup.
 func New(t testing.TB) *DB {
 	t.Helper()
-	templateOnce.Do(func() { templateName, templateErr = ensureTemplate(serverURLOrEmpty()) })
+	templateOnce.Do(func() { templateName, templateErr = ensureTemplate(serverURL) })
 	if templateErr != nil {
 		t.Fatalf("pgtest: template: %v", templateErr)
 	}
@@ -116,8 +116,6 @@ func NewEmpty(t testing.TB) *DB {
 	t.Helper()
 	return create(t, "template0")
 }
-
-func serverURLOrEmpty() string { return serverURL }
 
 func create(t testing.TB, template string) *DB {
 	t.Helper()
