@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -138,11 +139,21 @@ func TestAsOtherUser(t *testing.T) {
 	if err := os.Chown(clusterDir, uid, gid); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.run", "^TestAsOtherUser$", "-test.v")
-	cmd.Env = append(os.Environ(), "PGCLUSTER_CHILD_DIR="+clusterDir, "HOME="+dir)
-	cmd.Dir = dir
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}}
-	out, err := cmd.CombinedOutput()
+	// A parallel test forking at the moment the copy was written holds the
+	// write descriptor for an instant, and exec fails with "text file
+	// busy" until that child execs; try again briefly.
+	var out []byte
+	for try := 0; ; try++ {
+		cmd := exec.Command(bin, "-test.run", "^TestAsOtherUser$", "-test.v")
+		cmd.Env = append(os.Environ(), "PGCLUSTER_CHILD_DIR="+clusterDir, "HOME="+dir)
+		cmd.Dir = dir
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}}
+		out, err = cmd.CombinedOutput()
+		if !errors.Is(err, syscall.ETXTBSY) || try == 50 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	if err != nil || !strings.Contains(string(out), "--- PASS: TestAsOtherUser") {
 		t.Fatalf("as nobody: %v\n%s", err, out)
 	}
