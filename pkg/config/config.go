@@ -56,6 +56,10 @@ type Config struct {
 	StatementTimeout time.Duration
 	MaxBodyBytes     int64
 	DBPoolSize       int
+	// DBPreparedStatements prepares each statement once per connection
+	// (PostgREST's db-prepared-statements). Turn it off behind a pooler in
+	// transaction mode that cannot keep prepared statements.
+	DBPreparedStatements bool
 
 	// Ingest.
 	BandcampUpstream     string
@@ -113,6 +117,7 @@ func Load(getenv Getenv) (*Config, error) {
 		DBAnonRole:                p.str("DB_ANON_ROLE", "anon"),
 		StatementTimeout:          p.duration("DB_STATEMENT_TIMEOUT", 10*time.Second),
 		MaxBodyBytes:              int64(p.integer("MAX_BODY_BYTES", 1<<20)),
+		DBPreparedStatements:      p.boolean("DB_PREPARED_STATEMENTS", true),
 		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
 		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                   p.str("CRAWL_AT", "03:00"),

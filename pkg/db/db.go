@@ -4,7 +4,6 @@ package db
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -79,33 +78,4 @@ func newPool(ctx context.Context, url string, size int, afterConnect func(contex
 		return nil, err
 	}
 	return pool, nil
-}
-
-// ErrRoleNotAllowed is returned for a role outside the allow-list.
-var ErrRoleNotAllowed = errors.New("db: role not allowed")
-
-// AllowedRoles are the roles a JWT may name.
-var AllowedRoles = map[string]bool{"anon": true, "authenticated": true, "service_role": true}
-
-// Tx runs fn in one transaction as role with claimsJSON in
-// request.jwt.claims, both set transaction-locally in one round trip. It
-// commits when fn returns nil and rolls back otherwise.
-func Tx(ctx context.Context, pool *pgxpool.Pool, role string, claimsJSON []byte, readOnly bool, fn func(pgx.Tx) error) error {
-	if !AllowedRoles[role] {
-		return fmt.Errorf("%w: %q", ErrRoleNotAllowed, role)
-	}
-	opts := pgx.TxOptions{}
-	if readOnly {
-		opts.AccessMode = pgx.ReadOnly
-	}
-	return pgx.BeginTxFunc(ctx, pool, opts, func(tx pgx.Tx) error {
-		if claimsJSON == nil {
-			claimsJSON = []byte(`{"role":"` + role + `"}`)
-		}
-		if _, err := tx.Exec(ctx, "SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true)",
-			role, string(claimsJSON)); err != nil {
-			return err
-		}
-		return fn(tx)
-	})
 }

@@ -2,28 +2,19 @@ package rest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 	"github.com/labelbase/labelbase/pkg/rest/query"
 )
-
-// setupSQL switches role and publishes the request to SQL, all
-// transaction-local and in one statement, as PostgREST does.
-const setupSQL = `SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
- set_config('request.method', $3, true), set_config('request.path', $4, true),
- set_config('request.headers', $5, true), set_config('request.cookies', $6, true),
- set_config('statement_timeout', $7, true), set_config('search_path', $8, true)`
 
 // result is the one row every main statement returns.
 type result struct {
@@ -36,14 +27,8 @@ type result struct {
 
 // txSpec is one request's transaction.
 type txSpec struct {
-	caller   *caller
-	readOnly bool
-	method   string
-	path     string
-	headers  []byte
-	cookies  []byte
-	schema   string
-	stmt     *query.Statement
+	caller db.Caller
+	stmt   *query.Statement
 	// decide runs after the main statement; an error rolls back (e.g. a
 	// singular response that did not get exactly one row).
 	decide func(*result) error
@@ -54,25 +39,20 @@ const textOID = 25
 // acquireTimeout bounds the wait for a pooled connection.
 const acquireTimeout = 10 * time.Second
 
-func textParams(args []*string) ([][]byte, []uint32) {
-	vals := make([][]byte, len(args))
-	oids := make([]uint32, len(args))
-	for i, a := range args {
-		if a != nil {
-			vals[i] = []byte(*a)
-		}
-		oids[i] = textOID
-	}
-	return vals, oids
-}
-
-// run executes the request in one transaction with two network round
-// trips at most: BEGIN, the setup and the main statement are pipelined
-// (plus COMMIT for reads, which cannot need a rollback); writes then send
-// COMMIT or ROLLBACK once the response is known to be acceptable.
+// run executes the request in one transaction.
+//
+// A read is one round trip and no BEGIN/COMMIT: the setup and the main
+// statement share the implicit transaction of one pipeline, which
+// PostgreSQL commits at its Sync (the setup makes it read-only). A write
+// opens an explicit transaction so that, once its result is known to be
+// answerable, a second round trip sends COMMIT or ROLLBACK.
+//
+// With prepared statements on (the default), the setup and every main
+// statement are prepared once per connection, inside the pipeline of the
+// request that first needs them; later requests only bind and execute.
 func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
-	if !db.AllowedRoles[s.caller.role] && s.caller.role != a.cfg.DBAnonRole {
-		return nil, fmt.Errorf("%w: %q", db.ErrRoleNotAllowed, s.caller.role)
+	if err := db.CheckRole(s.caller.Role, a.cfg.DBAnonRole); err != nil {
+		return nil, err
 	}
 	// Like PostgREST's db-pool-acquisition-timeout: a saturated pool answers
 	// 504 PGRST003 instead of queueing requests without bound.
@@ -81,62 +61,125 @@ func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
 	cancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			return nil, apierr.New(http.StatusGatewayTimeout, "PGRST003", "Timed out acquiring connection from connection pool.").WithCause(err)
+			return nil, apierr.New(http.StatusGatewayTimeout, pgrst.CodePoolTimeout, "Timed out acquiring connection from connection pool.").WithCause(err)
 		}
 		return nil, err
 	}
 	defer conn.Release()
 	pc := conn.Conn().PgConn()
-
-	begin := "BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE"
-	if s.readOnly {
-		begin = "BEGIN ISOLATION LEVEL READ COMMITTED READ ONLY"
+	res, err := a.runOn(ctx, pc, s)
+	if err != nil && stalePlan(err) && !pc.IsClosed() {
+		// A table changed shape under a prepared statement before the schema
+		// reload reached us. PostgreSQL raises this before executing
+		// anything, so running the request again on fresh statements is safe.
+		if sc, ok := pc.CustomData()[stmtCacheKey].(*stmtCache); ok {
+			sc.dropAll()
+		}
+		res, err = a.runOn(ctx, pc, s)
 	}
-	setup := []*string{&s.caller.role, ptr(string(s.caller.claims)), &s.method, &s.path, ptr(string(s.headers)),
-		ptr(string(s.cookies)), ptr(strconv.FormatInt(a.cfg.StatementTimeout.Milliseconds(), 10)),
-		ptr(searchPath(s.schema))}
+	return res, err
+}
+
+// stalePlan reports PostgreSQL's refusal to run a prepared statement whose
+// result row type changed since it was prepared.
+// It also covers a statement the connection no longer has (26000), should
+// a pooler have moved the session.
+func stalePlan(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return (pe.Code == "0A000" && pe.Message == "cached plan must not change result type") || pe.Code == "26000"
+}
+
+// step is what one pipelined request returns, in sending order.
+type step struct {
+	kind stepKind
+	// sql and name, for stepPrepare: remembered once the server confirms.
+	sql, name string
+}
+
+type stepKind uint8
+
+const (
+	stepOther   stepKind = iota // BEGIN, COMMIT, setup, deallocate
+	stepPrepare                 // a statement being prepared
+	stepMain                    // the main statement, whose row is the result
+)
+
+func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result, error) {
+	var sc *stmtCache
+	if a.cfg.DBPreparedStatements {
+		sc = stmtsOf(pc, a.gen.Load())
+	}
+	implicit := s.caller.ReadOnly && s.decide == nil
+	setupArgs := s.caller.SetupArgs()
 	if a.skipRoleSwitch {
-		setup[0] = ptr("authenticator")
+		setupArgs[0] = []byte("authenticator")
 	}
-	sv, so := textParams(setup)
-	mv, mo := textParams(s.stmt.Args)
 
+	steps := make([]step, 0, 8)
 	pl := pc.StartPipeline(ctx)
-	pl.SendQueryParams(begin, nil, nil, nil, nil)
-	pl.SendQueryParams(setupSQL, sv, so, nil, nil)
-	pl.SendQueryParams(s.stmt.SQL, mv, mo, nil, nil)
-	commitInPipeline := s.readOnly && s.decide == nil
-	if commitInPipeline {
-		pl.SendQueryParams("COMMIT", nil, nil, nil, nil)
+	if sc != nil {
+		for _, name := range sc.takeStale() {
+			pl.SendDeallocate(name)
+			steps = append(steps, step{kind: stepOther})
+		}
 	}
+	if !implicit {
+		pl.SendQueryParams("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", nil, nil, nil, nil)
+		steps = append(steps, step{kind: stepOther})
+	}
+	send := func(sql string, args [][]byte, kind stepKind) {
+		if sc == nil {
+			pl.SendQueryParams(sql, args, textOIDs(len(args)), nil, nil)
+			steps = append(steps, step{kind: kind})
+			return
+		}
+		name, ok := sc.lookup(sql)
+		if !ok {
+			pl.SendPrepare(name, sql, textOIDs(len(args)))
+			steps = append(steps, step{kind: stepPrepare, sql: sql, name: name})
+		}
+		pl.SendQueryPrepared(name, args, nil, nil)
+		steps = append(steps, step{kind: kind})
+	}
+	send(db.SetupSQL, setupArgs, stepOther)
+	send(s.stmt.SQL, stringArgs(s.stmt.Args), stepMain)
 	if err := pl.Sync(); err != nil {
 		pl.Close()
 		return nil, err
 	}
+
 	var res *result
 	var firstErr error
-	steps := 3
-	if commitInPipeline {
-		steps = 4
-	}
-	for i := 0; i < steps && firstErr == nil; i++ {
+	for _, st := range steps {
 		out, err := pl.GetResults()
 		if err != nil {
 			firstErr = err
 			break
 		}
-		rr, ok := out.(*pgconn.ResultReader)
-		if !ok {
-			firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
+		switch st.kind {
+		case stepPrepare:
+			if _, ok := out.(*pgconn.StatementDescription); !ok {
+				firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
+			} else if sc != nil {
+				sc.add(st.sql, st.name)
+			}
+		case stepMain:
+			rr, ok := out.(*pgconn.ResultReader)
+			if !ok {
+				firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
+				break
+			}
+			res, firstErr = readResult(rr)
+		default:
+			if rr, ok := out.(*pgconn.ResultReader); ok {
+				_, firstErr = rr.Close()
+			}
+		}
+		if firstErr != nil {
 			break
-		}
-		if i == 2 {
-			res, err = readResult(rr)
-		} else {
-			_, err = rr.Close()
-		}
-		if err != nil {
-			firstErr = err
 		}
 	}
 	if firstErr == nil {
@@ -153,7 +196,7 @@ func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
 		a.endTx(ctx, pc, "ROLLBACK")
 		return nil, firstErr
 	}
-	if commitInPipeline {
+	if implicit {
 		return res, nil
 	}
 	if s.decide != nil {
@@ -203,31 +246,33 @@ func readResult(rr *pgconn.ResultReader) (*result, error) {
 	return res, nil
 }
 
-func ptr(s string) *string { return &s }
-
-func searchPath(schema string) string {
-	p := pgx.Identifier{schema}.Sanitize()
-	if schema != "public" {
-		p += ", public"
+// textOIDs types every parameter as text: the statements cast each one to
+// its column's type themselves, so one value format serves every type.
+func textOIDs(n int) []uint32 {
+	if n <= len(textOIDTable) {
+		return textOIDTable[:n]
 	}
-	return p + ", extensions"
+	oids := make([]uint32, n)
+	for i := range oids {
+		oids[i] = textOID
+	}
+	return oids
 }
 
-// requestHeaders is request.headers: lower-cased names to values.
-func requestHeaders(h http.Header) []byte {
-	m := make(map[string]string, len(h))
-	for k, v := range h {
-		m[strings.ToLower(k)] = strings.Join(v, ", ")
+var textOIDTable = func() []uint32 {
+	t := make([]uint32, 32)
+	for i := range t {
+		t[i] = textOID
 	}
-	b, _ := json.Marshal(m)
-	return b
-}
+	return t
+}()
 
-func requestCookies(r *http.Request) []byte {
-	m := map[string]string{}
-	for _, c := range r.Cookies() {
-		m[c.Name] = c.Value
+func stringArgs(args []*string) [][]byte {
+	vals := make([][]byte, len(args))
+	for i, a := range args {
+		if a != nil {
+			vals[i] = []byte(*a)
+		}
 	}
-	b, _ := json.Marshal(m)
-	return b
+	return vals
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 )
 
 // media is the response representation.
@@ -89,7 +90,7 @@ func negotiate(accept string, root bool) (media, bool, error) {
 			}
 		}
 	}
-	return 0, false, apierr.New(http.StatusNotAcceptable, "PGRST107", "None of these media types are available: %s", strings.Join(names, ", "))
+	return 0, false, apierr.New(http.StatusNotAcceptable, pgrst.CodeMediaType, "None of these media types are available: %s", strings.Join(names, ", "))
 }
 
 // prefs is the parsed Prefer header.
@@ -138,7 +139,7 @@ func parsePrefer(h http.Header) prefs {
 
 func (p prefs) check() error {
 	if p.strict && len(p.invalid) > 0 {
-		e := apierr.New(http.StatusBadRequest, "PGRST122", "Invalid preferences given with handling=strict")
+		e := apierr.New(http.StatusBadRequest, pgrst.CodeStrictPrefs, "Invalid preferences given with handling=strict")
 		e.Details = "Invalid preferences: " + strings.Join(p.invalid, ", ")
 		return e
 	}

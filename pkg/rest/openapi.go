@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
@@ -20,7 +21,7 @@ func (a *API) root(c *echo.Context) error {
 			c.Response().Header().Set("Allow", "OPTIONS,GET,HEAD")
 			return c.NoContent(http.StatusOK)
 		}
-		return apierr.New(http.StatusMethodNotAllowed, "PGRST117", "Unsupported HTTP method: %s", r.Method)
+		return pgrst.UnsupportedMethod(r.Method)
 	}
 	rc, err := a.begin(c, true)
 	if err != nil {

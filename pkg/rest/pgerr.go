@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 )
 
 // translate turns a database error into PostgREST's response: the
@@ -24,7 +25,7 @@ func translate(err error, authed bool) *apierr.Error {
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		if pe.Code == "PGRST" {
+		if pe.Code == pgrst.CodeRaise {
 			return raisePGRST(pe)
 		}
 		e := &apierr.Error{Status: pgStatus(pe, authed), Code: pe.Code, Message: pe.Message, Cause: err}
@@ -41,12 +42,12 @@ func translate(err error, authed bool) *apierr.Error {
 	}
 	if errors.Is(err, context.Canceled) {
 		// The client went away; nobody reads this answer.
-		return apierr.New(499, "PGRST000", "Request canceled").WithCause(err)
+		return apierr.New(499, pgrst.CodeConnection, "Request canceled").WithCause(err)
 	}
 	var ne net.Error
 	var ce *pgconn.ConnectError
 	if errors.As(err, &ce) || errors.As(err, &ne) || pgconn.SafeToRetry(err) {
-		e := apierr.New(http.StatusServiceUnavailable, "PGRST000", "Database connection error. Retrying the connection.")
+		e := apierr.New(http.StatusServiceUnavailable, pgrst.CodeConnection, "Database connection error. Retrying the connection.")
 		return e.WithCause(err)
 	}
 	return apierr.Internal(err)
@@ -119,7 +120,7 @@ func raisePGRST(pe *pgconn.PgError) *apierr.Error {
 		Headers map[string]string `json:"headers"`
 	}
 	fail := func(details, hint string) *apierr.Error {
-		e := apierr.New(http.StatusInternalServerError, "PGRST121", "Could not parse JSON in the \"RAISE SQLSTATE 'PGRST'\" error")
+		e := apierr.New(http.StatusInternalServerError, pgrst.CodeRaiseJSON, "Could not parse JSON in the \"RAISE SQLSTATE 'PGRST'\" error")
 		e.Details, e.Hint = details, hint
 		return e
 	}

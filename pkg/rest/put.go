@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 	"github.com/labelbase/labelbase/pkg/rest/query"
 	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
@@ -19,11 +20,11 @@ import (
 func (a *API) put(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Request) error {
 	root := req.Root()
 	if root.Limit != nil || root.Offset != nil || rc.r.Header.Get("Range") != "" {
-		return apierr.New(http.StatusBadRequest, "PGRST114", "Range header and limit/offset querystring parameters are not allowed for PUT")
+		return apierr.New(http.StatusBadRequest, pgrst.CodePutRange, "Range header and limit/offset querystring parameters are not allowed for PUT")
 	}
 	want, ok := putKey(t, root)
 	if !ok {
-		return apierr.New(http.StatusMethodNotAllowed, "PGRST105", "Filters must include all and only primary key columns with 'eq' operators")
+		return apierr.New(http.StatusMethodNotAllowed, pgrst.CodePutFilters, "Filters must include all and only primary key columns with 'eq' operators")
 	}
 	body, err := a.readBody(c)
 	if err != nil {
@@ -58,7 +59,7 @@ func (a *API) put(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Reque
 }
 
 func putMismatch() *apierr.Error {
-	return apierr.New(http.StatusBadRequest, "PGRST115", "Payload values do not match URL in primary key column(s)")
+	return apierr.New(http.StatusBadRequest, pgrst.CodePutMismatch, "Payload values do not match URL in primary key column(s)")
 }
 
 // putKey returns the primary key values the root's filters name, when

@@ -4,8 +4,8 @@
 //
 // A request is parsed into a syntax tree (package query), checked against
 // the schema cache (package schema), turned into one SQL statement, and
-// run in one transaction as the caller's role after one set_config round
-// trip. JSON is built by PostgreSQL.
+// run in one transaction as the caller's role, set up by a statement
+// pipelined with it (exec.go). JSON is built by PostgreSQL.
 package rest
 
 import (
@@ -41,6 +41,9 @@ type API struct {
 	verifier *token.Verifier
 	log      *slog.Logger
 	cache    atomic.Pointer[schema.Cache]
+	// gen counts schema cache loads; statements prepared under an older
+	// generation are deallocated before a connection's next request.
+	gen atomic.Uint64
 
 	// skipRoleSwitch is a test hook simulating a bug that forgets the role
 	// switch; the authenticator login must then be refused everything.
@@ -71,6 +74,7 @@ func (a *API) Reload(ctx context.Context) error {
 		return fmt.Errorf("rest: load schema cache: %w", err)
 	}
 	a.cache.Store(c)
+	a.gen.Add(1)
 	a.log.Info("schema cache loaded", "tables", len(c.Tables), "functions", len(c.Funcs),
 		"duration_ms", time.Since(start).Milliseconds())
 	return nil

@@ -1,25 +1,20 @@
 package rest
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
-	"sort"
-	"strings"
 
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 	"github.com/labelbase/labelbase/pkg/rest/query"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
-var rpcReserved = map[string]bool{"select": true, "order": true, "limit": true, "offset": true,
-	"columns": true, "on_conflict": true, "or": true, "and": true, "not.or": true, "not.and": true, "apikey": true}
-
 // rpc calls /rpc/<fn>: POST with a JSON body of named arguments, GET and
-// HEAD with arguments in the query string. STABLE and IMMUTABLE functions
-// run read-only; GET and HEAD always do, so a function that writes answers
-// 405 there (25006), as with PostgREST.
+// HEAD with arguments in the query string (rpcargs.go). STABLE and
+// IMMUTABLE functions run read-only; GET and HEAD always do, so a function
+// that writes answers 405 there (25006), as with PostgREST.
 func (a *API) rpc(c *echo.Context) error {
 	r := c.Request()
 	switch r.Method {
@@ -28,80 +23,25 @@ func (a *API) rpc(c *echo.Context) error {
 		c.Response().Header().Set("Allow", "OPTIONS,GET,HEAD,POST")
 		return c.NoContent(http.StatusOK)
 	default:
-		return apierr.New(http.StatusMethodNotAllowed, "PGRST101", "Cannot use the %s method on RPC", r.Method)
+		return apierr.New(http.StatusMethodNotAllowed, pgrst.CodeRPCMethod, "Cannot use the %s method on RPC", r.Method)
 	}
 	rc, err := a.begin(c, false)
 	if err != nil {
 		return err
 	}
-	name := c.Param("fn")
 	pairs, err := query.SplitQuery(r.URL.RawQuery)
 	if err != nil {
 		return err
 	}
-	post := r.Method == http.MethodPost
-	var keys []string
-	var body []byte
-	bodyIsObject := true
-	if post {
-		if body, err = a.readBody(c); err != nil {
-			return err
-		}
-		body = bytes.TrimSpace(body)
-		if len(body) == 0 {
-			body = []byte("{}")
-		}
-		var obj map[string]json.RawMessage
-		if body[0] == '{' {
-			if err := json.Unmarshal(body, &obj); err != nil {
-				return invalidBody()
-			}
-			for k := range obj {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-		} else {
-			if !json.Valid(body) {
-				return invalidBody()
-			}
-			bodyIsObject = false
-		}
-	} else {
-		seen := map[string]bool{}
-		for _, p := range pairs {
-			if rpcReserved[p.Key] || strings.Contains(p.Key, ".") || seen[p.Key] {
-				continue
-			}
-			seen[p.Key] = true
-			keys = append(keys, p.Key)
-		}
-	}
-	f, single, err := query.ResolveFunc(rc.sc, rc.schema, name, keys, post, bodyIsObject)
+	in, err := a.readRPCArgs(c, pairs)
 	if err != nil {
 		return err
 	}
-	if post && !bodyIsObject && !single {
-		return invalidBody()
+	call, req, err := in.call(rc.sc, rc.schema, c.Param("fn"), pairs)
+	if err != nil {
+		return err
 	}
-	call := query.Call{Func: f, SingleJSON: single}
-	var req *query.Request
-	if post {
-		if req, err = query.Parse(pairs, nil); err != nil {
-			return err
-		}
-		call.Body, call.Args = string(body), keys
-	} else {
-		params := map[string]bool{}
-		for _, p := range f.Params {
-			params[p.Name] = true
-		}
-		if req, err = query.Parse(pairs, func(k string) bool { return params[k] }); err != nil {
-			return err
-		}
-		b, _ := json.Marshal(req.Args)
-		call.Body, call.Args = string(b), req.ArgOrder
-	}
-	off, lim, err := page(req.Root(), r.Header, !post)
+	off, lim, err := page(req.Root(), r.Header, !in.post)
 	if err != nil {
 		return err
 	}
@@ -110,8 +50,8 @@ func (a *API) rpc(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	readOnly := !post || f.Volatility != "v"
-	setLike := f.RetSet || f.RetKind == "composite"
+	f := call.Func
+	readOnly := !in.post || f.Volatility != "v"
 	var decide func(*result) error
 	if !readOnly {
 		decide = func(res *result) error {
@@ -126,16 +66,23 @@ func (a *API) rpc(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	return a.respondRPC(c, rc, f, res, off)
+}
+
+// respondRPC answers a call by what the function returns: a set is read
+// like a table, a single composite value is an object (null when absent),
+// a scalar is its bare JSON value and void is 204.
+func (a *API) respondRPC(c *echo.Context, rc *reqCtx, f *schema.Func, res *result, off int64) error {
+	head := rc.r.Method == http.MethodHead
 	switch {
 	case f.RetSet:
 		return a.respondRows(c, rc, res, off, false)
-	case f.RetKind == "composite" && setLike:
-		// A single composite value is an object, not an array.
+	case f.RetKind == "composite":
 		status, err := applyGUCs(c.Response().Header(), res, http.StatusOK)
 		if err != nil {
 			return err
 		}
-		if r.Method == http.MethodHead {
+		if head {
 			return c.NoContent(status)
 		}
 		out := []byte("null")
@@ -148,11 +95,11 @@ func (a *API) rpc(c *echo.Context) error {
 	if f.RetKind == "void" {
 		status = http.StatusNoContent
 	}
-	status, err = applyGUCs(c.Response().Header(), res, status)
+	status, err := applyGUCs(c.Response().Header(), res, status)
 	if err != nil {
 		return err
 	}
-	if r.Method == http.MethodHead || status == http.StatusNoContent {
+	if head || status == http.StatusNoContent {
 		return c.NoContent(status)
 	}
 	return c.Blob(status, ctJSON, res.body)

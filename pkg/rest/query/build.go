@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
@@ -95,7 +96,7 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 			r.jalias = "pgrst_" + strconv.Itoa(b.nalias) + "_" + r.jn.Table.Name
 		}
 		if it.Embed.Spread && !r.single {
-			return nil, withDetails(apierr.New(http.StatusBadRequest, "PGRST119", "A spread operation on '%s' is not possible", it.Embed.Name),
+			return nil, withDetails(apierr.New(http.StatusBadRequest, pgrst.CodeSpread, "A spread operation on '%s' is not possible", it.Embed.Name),
 				fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", t.Name, it.Embed.Name))
 		}
 		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
@@ -107,7 +108,7 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 			if e := l.embed(c.Filter.Field.Name); e != nil {
 				f := c.Filter
 				if f.Op != "is" || (f.Value != "null" && f.Value != "not_null") {
-					e2 := apierr.New(http.StatusBadRequest, "PGRST120", "Bad operator on the '%s' embedded resource", f.Field.Name)
+					e2 := apierr.New(http.StatusBadRequest, pgrst.CodeEmbedFilter, "Bad operator on the '%s' embedded resource", f.Field.Name)
 					e2.Details = "Only is null or not is null filters are allowed on embedded resources"
 					return nil, e2
 				}
@@ -151,9 +152,7 @@ func checkNodes(root *level, req *Request) error {
 				break
 			}
 		}
-		e := apierr.New(http.StatusBadRequest, "PGRST108", "'%s' is not an embedded resource in this request", name)
-		e.Hint = fmt.Sprintf("Verify that '%s' is included in the 'select' query parameter.", name)
-		return e
+		return pgrst.NotEmbedded(name)
 	}
 	return nil
 }
@@ -198,12 +197,6 @@ func isTextish(col *schema.Column, typ string) bool {
 	return typ == "text" || (typ == col.Type && col.Category == "S")
 }
 
-var sqlOps = map[string]string{"eq": "=", "neq": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<=",
-	"like": "LIKE", "ilike": "ILIKE", "match": "~", "imatch": "~*",
-	"cs": "@>", "cd": "<@", "ov": "&&", "sl": "<<", "sr": ">>", "nxl": "&<", "nxr": "&>", "adj": "-|-"}
-
-var ftsFuncs = map[string]string{"fts": "to_tsquery", "plfts": "plainto_tsquery", "phfts": "phraseto_tsquery", "wfts": "websearch_to_tsquery"}
-
 func (b *Builder) filterSQL(l *level, f *Filter) (string, error) {
 	expr, typ, col, err := b.fieldExpr(l, f.Field)
 	if err != nil {
@@ -214,15 +207,19 @@ func (b *Builder) filterSQL(l *level, f *Filter) (string, error) {
 		expr = "(" + expr + ")::jsonb"
 		typ = "jsonb"
 	}
+	op, ok := operators[f.Op]
+	if !ok {
+		return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "unknown operator %q", f.Op)
+	}
 	var s string
-	switch f.Op {
-	case "eq", "neq", "gt", "gte", "lt", "lte":
+	switch op.kind {
+	case opCompare:
 		if f.Quant != "" {
-			s = fmt.Sprintf("%s %s %s(%s::%s[])", expr, sqlOps[f.Op], strings.ToUpper(f.Quant), b.bind(f.Value), typ)
+			s = fmt.Sprintf("%s %s %s(%s::%s[])", expr, op.sql, strings.ToUpper(f.Quant), b.bind(f.Value), typ)
 		} else {
-			s = fmt.Sprintf("%s %s %s::%s", expr, sqlOps[f.Op], b.bind(f.Value), typ)
+			s = fmt.Sprintf("%s %s %s::%s", expr, op.sql, b.bind(f.Value), typ)
 		}
-	case "like", "ilike", "match", "imatch":
+	case opPattern:
 		if !isTextish(col, typ) {
 			expr = "(" + expr + ")::text"
 		}
@@ -231,23 +228,23 @@ func (b *Builder) filterSQL(l *level, f *Filter) (string, error) {
 			v = strings.ReplaceAll(v, "*", "%")
 		}
 		if f.Quant != "" {
-			s = fmt.Sprintf("%s %s %s(%s::text[])", expr, sqlOps[f.Op], strings.ToUpper(f.Quant), b.bind(v))
+			s = fmt.Sprintf("%s %s %s(%s::text[])", expr, op.sql, strings.ToUpper(f.Quant), b.bind(v))
 		} else {
-			s = fmt.Sprintf("%s %s %s::text", expr, sqlOps[f.Op], b.bind(v))
+			s = fmt.Sprintf("%s %s %s::text", expr, op.sql, b.bind(v))
 		}
-	case "in":
+	case opIn:
 		s = fmt.Sprintf("%s = ANY(%s::%s[])", expr, b.bind(arrayLiteral(f.List)), typ)
-	case "is":
+	case opIs:
 		s = expr + map[string]string{"null": " IS NULL", "not_null": " IS NOT NULL", "true": " IS TRUE", "false": " IS FALSE", "unknown": " IS UNKNOWN"}[f.Value]
-	case "isdistinct":
+	case opDistinct:
 		s = fmt.Sprintf("%s IS DISTINCT FROM %s::%s", expr, b.bind(f.Value), typ)
-	case "cs", "cd", "ov", "sl", "sr", "nxl", "nxr", "adj":
+	case opRange:
 		v := f.Value
 		if f.Op == "ov" && strings.HasPrefix(v, "(") && strings.HasSuffix(v, ")") && strings.HasSuffix(typ, "[]") {
 			v = arrayLiteral(splitList(v[1 : len(v)-1]))
 		}
-		s = fmt.Sprintf("%s %s %s::%s", expr, sqlOps[f.Op], b.bind(v), typ)
-	case "fts", "plfts", "phfts", "wfts":
+		s = fmt.Sprintf("%s %s %s::%s", expr, op.sql, b.bind(v), typ)
+	case opFTS:
 		cfg := ""
 		if f.Config != "" {
 			cfg = b.bind(f.Config) + "::regconfig, "
@@ -256,9 +253,7 @@ func (b *Builder) filterSQL(l *level, f *Filter) (string, error) {
 		if col.Base != "tsvector" || len(f.Field.Path) > 0 {
 			vec = "to_tsvector(" + cfg + "(" + expr + ")::text)"
 		}
-		s = fmt.Sprintf("%s @@ %s(%s%s::text)", vec, ftsFuncs[f.Op], cfg, b.bind(f.Value))
-	default:
-		return "", apierr.New(http.StatusBadRequest, "PGRST100", "unknown operator %q", f.Op)
+		s = fmt.Sprintf("%s @@ %s(%s%s::text)", vec, op.sql, cfg, b.bind(f.Value))
 	}
 	if f.Negate {
 		s = "NOT (" + s + ")"
@@ -362,12 +357,10 @@ func (b *Builder) orderSQL(l *level) (string, error) {
 		if t.Relation != "" {
 			e := l.embed(t.Relation)
 			if e == nil {
-				err := apierr.New(http.StatusBadRequest, "PGRST108", "'%s' is not an embedded resource in this request", t.Relation)
-				err.Hint = fmt.Sprintf("Verify that '%s' is included in the 'select' query parameter.", t.Relation)
-				return "", err
+				return "", pgrst.NotEmbedded(t.Relation)
 			}
 			if !e.single {
-				err := apierr.New(http.StatusBadRequest, "PGRST118", "A related order on '%s' is not possible", t.Relation)
+				err := apierr.New(http.StatusBadRequest, pgrst.CodeRelatedOrder, "A related order on '%s' is not possible", t.Relation)
 				err.Details = fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", l.t.Name, t.Relation)
 				return "", err
 			}
@@ -440,7 +433,7 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 			}
 			if it.Cast != "" {
 				if !castRe.MatchString(it.Cast) {
-					return "", apierr.New(http.StatusBadRequest, "PGRST100", "invalid cast %q", it.Cast)
+					return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "invalid cast %q", it.Cast)
 				}
 				expr = "CAST(" + expr + " AS " + it.Cast + ")"
 			}
@@ -477,7 +470,7 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 			case it.Field != nil:
 				items = []SelectItem{it}
 			default:
-				return "", withDetails(apierr.New(http.StatusBadRequest, "PGRST127", "Feature not implemented"), "Embedding inside a spread resource is not supported")
+				return "", pgrst.NotImplemented("Embedding inside a spread resource is not supported")
 			}
 			for _, fi := range items {
 				expr, _, _, err := b.fieldExpr(e.lvl, *fi.Field)

@@ -5,11 +5,13 @@ import (
 	"net/http"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
 // parseError is PostgREST's PGRST100: the query string does not parse.
 func parseError(what, input string, pos int, detail string) *apierr.Error {
-	e := apierr.New(http.StatusBadRequest, "PGRST100", "\"failed to parse %s (%s)\" (line 1, column %d)", what, input, pos+1)
+	e := apierr.New(http.StatusBadRequest, pgrst.CodeParse, "\"failed to parse %s (%s)\" (line 1, column %d)", what, input, pos+1)
 	e.Details = detail
 	return e
 }
@@ -32,8 +34,18 @@ func ColumnNotFound(table, col string, candidates []string, closest func(string,
 }
 
 // rangeError is PGRST103 (416).
-func rangeError(details string) *apierr.Error {
-	e := apierr.New(http.StatusRequestedRangeNotSatisfiable, "PGRST103", "Requested range not satisfiable")
-	e.Details = details
+func rangeError(details string) *apierr.Error { return pgrst.RangeNotSatisfiable(details) }
+
+// TableNotFound is PGRST205 with a hint naming the closest table.
+func TableNotFound(c *schema.Cache, sch, name string) *apierr.Error {
+	e := apierr.New(http.StatusNotFound, pgrst.CodeTableNotFound, "Could not find the table '%s.%s' in the schema cache", sch, name)
+	if s := schema.Closest(name, c.TableNames(sch)); s != "" {
+		e.Hint = fmt.Sprintf("Perhaps you meant the table '%s.%s'", sch, s)
+	}
 	return e
+}
+
+// ColumnNotInCache is PGRST204, for columns named by a write.
+func ColumnNotInCache(table, col string) *apierr.Error {
+	return apierr.New(http.StatusBadRequest, pgrst.CodeColumnNotFound, "Could not find the '%s' column of '%s' in the schema cache", col, table)
 }

@@ -9,15 +9,6 @@ import (
 	"github.com/labelbase/labelbase/pkg/apierr"
 )
 
-// Operators PostgREST knows, mapped to whether they take (any)/(all).
-var operators = map[string]bool{
-	"eq": true, "neq": true, "gt": true, "gte": true, "lt": true, "lte": true,
-	"like": true, "ilike": true, "match": true, "imatch": true,
-	"in": false, "is": false, "isdistinct": false,
-	"cs": false, "cd": false, "ov": false, "sl": false, "sr": false, "nxl": false, "nxr": false, "adj": false,
-	"fts": false, "plfts": false, "phfts": false, "wfts": false,
-}
-
 // ParseFilter parses a filter value: [not.]op[(mod)].value.
 func ParseFilter(f Field, v string) (*Filter, error) {
 	sc := &scanner{s: v, what: "filter"}
@@ -31,11 +22,12 @@ func ParseFilter(f Field, v string) (*Filter, error) {
 		sc.pos++
 	}
 	op := sc.s[start:sc.pos]
-	quantOK, known := operators[op]
+	o, known := operators[op]
 	if !known {
 		sc.pos = start
-		return nil, sc.fail("an operator (eq, neq, gt, gte, lt, lte, like, ilike, match, imatch, in, is, isdistinct, cs, cd, ov, sl, sr, nxl, nxr, adj, fts, plfts, phfts, wfts)")
+		return nil, sc.fail("an operator (" + operatorNames + ")")
 	}
+	quantOK := o.quantifiable()
 	flt.Op = op
 	if sc.peek() == '(' {
 		end := strings.IndexByte(sc.s[sc.pos:], ')')

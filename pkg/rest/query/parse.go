@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 )
 
 // Reserved query parameters; every other key is a filter (or an RPC
@@ -395,7 +396,7 @@ func (sc *scanner) selectItem(depth int) (SelectItem, *apierr.Error) {
 		}
 		if name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" {
 			if sc.has("()") {
-				return SelectItem{}, apierr.New(400, "PGRST123", "Use of aggregate functions is not allowed")
+				return SelectItem{}, pgrst.Aggregates()
 			}
 		}
 		sc.pos++
@@ -423,7 +424,7 @@ func (sc *scanner) selectItem(depth int) (SelectItem, *apierr.Error) {
 	}
 	if sc.has(".") {
 		// Aggregates like col.sum() are disabled, as on a default PostgREST.
-		return SelectItem{}, apierr.New(400, "PGRST123", "Use of aggregate functions is not allowed")
+		return SelectItem{}, pgrst.Aggregates()
 	}
 	return SelectItem{Field: &Field{Name: name, Path: path}, Alias: alias, Cast: cast}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
@@ -109,7 +110,7 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 	case 1:
 		return cands[0], nil
 	case 0:
-		err := apierr.New(http.StatusBadRequest, "PGRST200", "Could not find a relationship between '%s' and '%s' in the schema cache", parent.Name, e.Name)
+		err := apierr.New(http.StatusBadRequest, pgrst.CodeNoRelationship, "Could not find a relationship between '%s' and '%s' in the schema cache", parent.Name, e.Name)
 		using := ""
 		if e.Hint != "" {
 			using = "' using the hint '" + e.Hint
@@ -142,7 +143,7 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 			})
 			hints = append(hints, "'"+e.Name+"!"+c.hintName()+"'")
 		}
-		err := apierr.New(http.StatusMultipleChoices, "PGRST201", "Could not embed because more than one relationship was found for '%s' and '%s'", parent.Name, e.Name)
+		err := apierr.New(http.StatusMultipleChoices, pgrst.CodeAmbiguousEmbed, "Could not embed because more than one relationship was found for '%s' and '%s'", parent.Name, e.Name)
 		err.Details = details
 		err.Hint = fmt.Sprintf("Try changing '%s' to one of the following: %s. Find the desired relationship in the 'details' key.", e.Name, strings.Join(hints, ", "))
 		return rel{}, err

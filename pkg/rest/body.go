@@ -1,0 +1,150 @@
+package rest
+
+// Request bodies: size limit, content types, and the JSON shapes writes take.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
+	"github.com/labelbase/labelbase/pkg/rest/query"
+	"github.com/labstack/echo/v5"
+)
+
+// readBody reads at most MaxBodyBytes.
+func (a *API) readBody(c *echo.Context) ([]byte, error) {
+	r := c.Request()
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, a.cfg.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, apierr.New(http.StatusRequestEntityTooLarge, pgrst.CodeBody, "Request body exceeds the limit of %d bytes", a.cfg.MaxBodyBytes)
+		}
+		return nil, pgrst.Body("Could not read the request body").WithCause(err)
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "", "application/json", "application/vnd.pgrst.object+json", "application/vnd.pgrst.object", "text/plain":
+		return body, nil
+	case "text/csv":
+		return csvToJSON(body)
+	case "application/x-www-form-urlencoded":
+		vals, err := url.ParseQuery(string(body))
+		if err != nil {
+			return nil, invalidBody()
+		}
+		m := map[string]string{}
+		for k, v := range vals {
+			m[k] = v[len(v)-1]
+		}
+		return json.Marshal(m)
+	}
+	if strings.HasSuffix(ct, "+json") {
+		return body, nil
+	}
+	return nil, apierr.New(http.StatusUnsupportedMediaType, pgrst.CodeMediaType, "Content-Type not acceptable: %s", ct)
+}
+
+func invalidBody() *apierr.Error { return pgrst.InvalidBody() }
+
+// decodeRows reads a JSON object or array of objects.
+func decodeRows(body []byte) ([]map[string]json.RawMessage, bool, error) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return nil, false, invalidBody()
+	}
+	if trimmed[0] == '[' {
+		var rows []map[string]json.RawMessage
+		if err := json.Unmarshal(trimmed, &rows); err != nil {
+			return nil, true, invalidBody()
+		}
+		for _, r := range rows {
+			if r == nil {
+				return nil, true, invalidBody()
+			}
+		}
+		return rows, true, nil
+	}
+	var row map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &row); err != nil || row == nil {
+		return nil, false, invalidBody()
+	}
+	return []map[string]json.RawMessage{row}, false, nil
+}
+
+func sortedKeys(m map[string]json.RawMessage) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// insertGroups splits an insert body into groups of rows naming the same
+// columns. With ?columns= and Prefer: missing=default a row's absent
+// columns take their defaults, so rows are grouped by which of the listed
+// columns they have; otherwise every row must name the same keys.
+func insertGroups(rows []map[string]json.RawMessage, isArray bool, body []byte, columns []string, missingDefault bool) ([]query.InsertGroup, error) {
+	var groups []query.InsertGroup
+	switch {
+	case columns != nil && missingDefault:
+		idx := map[string]int{}
+		var members [][]map[string]json.RawMessage
+		for _, row := range rows {
+			var cols []string
+			for _, c := range columns {
+				if _, ok := row[c]; ok {
+					cols = append(cols, c)
+				}
+			}
+			key := strings.Join(cols, "\x00")
+			i, ok := idx[key]
+			if !ok {
+				i = len(groups)
+				idx[key] = i
+				groups = append(groups, query.InsertGroup{Columns: cols})
+				members = append(members, nil)
+			}
+			members[i] = append(members[i], row)
+		}
+		for i := range groups {
+			b, _ := json.Marshal(members[i])
+			groups[i].Body = string(b)
+		}
+		if len(groups) == 0 {
+			groups = []query.InsertGroup{{Columns: columns, Body: "[]"}}
+		}
+	default:
+		var cols []string
+		if columns != nil {
+			cols = columns
+		} else if len(rows) > 0 {
+			cols = sortedKeys(rows[0])
+			for _, r := range rows[1:] {
+				if len(r) != len(cols) {
+					return nil, pgrst.Body("All object keys must match")
+				}
+				for _, c := range cols {
+					if _, ok := r[c]; !ok {
+						return nil, pgrst.Body("All object keys must match")
+					}
+				}
+			}
+		}
+		b := bytes.TrimSpace(body)
+		if !isArray {
+			b = append(append([]byte{'['}, b...), ']')
+		}
+		groups = []query.InsertGroup{{Columns: cols, Body: string(b)}}
+	}
+	return groups, nil
+}

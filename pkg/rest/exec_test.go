@@ -1,0 +1,269 @@
+package rest
+
+import (
+	"container/list"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/labelbase/labelbase/pkg/config"
+	dbpkg "github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/server"
+	"github.com/labelbase/labelbase/pkg/token"
+)
+
+// onePoolAPI is a second gateway on e's database whose REST pool has one
+// connection, so a test can look at the very connection requests ran on.
+func onePoolAPI(t *testing.T, e *env, settings map[string]string) (*env, *pgxpool.Pool) {
+	t.Helper()
+	ctx := context.Background()
+	vals := map[string]string{"DATABASE_URL": e.db.URL, "JWT_SECRET": testSecret}
+	for k, v := range settings {
+		vals[k] = v
+	}
+	cfg, err := config.Load(func(k string) string { return vals[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	pools, err := dbpkg.Open(ctx, e.db.URL, "", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pools.Close)
+	api, err := New(ctx, Deps{Config: cfg, Pool: pools.REST, Verifier: token.NewVerifier(testSecret, "authenticated", nil), Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e2 := *e
+	e2.cfg, e2.api = cfg, api
+	e2.h = server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Pool: e.db.Pool, REST: api.Register})
+	return &e2, pools.REST
+}
+
+// preparedCount counts the gateway's statements on the pool's connection
+// (pgx prepares its own, e.g. the schema cache's queries, under other names).
+func preparedCount(t *testing.T, pool *pgxpool.Pool) int {
+	t.Helper()
+	var n int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM pg_prepared_statements WHERE name LIKE 'lb%'").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Identical requests reuse the statements prepared by the first one; a
+// different request shape prepares one more; with prepared statements off
+// nothing is prepared and answers are the same.
+func TestPreparedStatementsReused(t *testing.T) {
+	t.Parallel()
+	base := setup(t)
+	for _, prepared := range []bool{true, false} {
+		t.Run(fmt.Sprint("prepared=", prepared), func(t *testing.T) {
+			e, pool := onePoolAPI(t, base, map[string]string{"DB_PREPARED_STATEMENTS": fmt.Sprint(prepared)})
+			path := "/rest/v1/labels?select=label_name&id=eq." + fmt.Sprint(e.labels[0])
+			for i := 0; i < 3; i++ {
+				r := e.do("GET", path, e.tokA, "")
+				if r.status != 200 || r.body != `[{"label_name":"Alpha Records"}]` {
+					t.Fatalf("request %d: %d %s", i, r.status, r.body)
+				}
+			}
+			want := map[bool]int{true: 2, false: 0}[prepared] // setup + the read
+			if n := preparedCount(t, pool); n != want {
+				t.Fatalf("after three identical reads: %d prepared statements, want %d", n, want)
+			}
+			// Other values, same shape: no new statement.
+			if r := e.do("GET", "/rest/v1/labels?select=label_name&id=eq."+fmt.Sprint(e.labels[1]), e.tokA, ""); r.status != 200 || !strings.Contains(r.body, "Beta") {
+				t.Fatalf("second label: %d %s", r.status, r.body)
+			}
+			if r := e.do("GET", "/rest/v1/labels?select=id&label_name=eq.delta", e.tokA, ""); r.status != 200 {
+				t.Fatalf("other shape: %d %s", r.status, r.body)
+			}
+			want = map[bool]int{true: 3, false: 0}[prepared]
+			if n := preparedCount(t, pool); n != want {
+				t.Fatalf("after a second shape: %d prepared statements, want %d", n, want)
+			}
+		})
+	}
+}
+
+// A cached `SELECT t.*` must survive ALTER TABLE, before the schema reload
+// reaches the gateway and after it. (Every main statement returns five
+// text columns, so PostgreSQL replans a changed table on its own instead of
+// raising "cached plan must not change result type"; the reload still
+// deallocates every statement, and a statement the server lost is
+// prepared again.)
+func TestPreparedStatementsSurviveAlterTable(t *testing.T) {
+	t.Parallel()
+	e, pool := onePoolAPI(t, setup(t, `CREATE TABLE public.notes (id int PRIMARY KEY, body text);
+		GRANT SELECT ON public.notes TO anon; INSERT INTO public.notes VALUES (1, 'hello')`), nil)
+	ctx := context.Background()
+	get := func() map[string]any {
+		t.Helper()
+		r := e.do("GET", "/rest/v1/notes?select=*&id=eq.1", "", "")
+		if r.status != 200 {
+			t.Fatalf("GET notes: %d %s", r.status, r.body)
+		}
+		var rows []map[string]any
+		if err := json.Unmarshal([]byte(r.body), &rows); err != nil || len(rows) != 1 {
+			t.Fatalf("GET notes: %s (%v)", r.body, err)
+		}
+		return rows[0]
+	}
+	if row := get(); row["body"] != "hello" || len(row) != 2 {
+		t.Fatalf("before ALTER: %v", row)
+	}
+	if _, err := e.db.Pool.Exec(ctx, `ALTER TABLE public.notes ADD COLUMN mood text DEFAULT 'calm'`); err != nil {
+		t.Fatal(err)
+	}
+	// No reload yet: the prepared statement's row type is stale.
+	if row := get(); row["mood"] != "calm" || len(row) != 3 {
+		t.Fatalf("after ALTER, before reload: %v", row)
+	}
+	if _, err := e.db.Pool.Exec(ctx, `ALTER TABLE public.notes DROP COLUMN body`); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.api.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if row := get(); row["mood"] != "calm" || len(row) != 2 {
+		t.Fatalf("after DROP and reload: %v", row)
+	}
+	// The reload dropped the old statements rather than piling them up.
+	if n := preparedCount(t, pool); n != 2 {
+		t.Fatalf("after a reload: %d prepared statements, want 2", n)
+	}
+	// The server forgets them behind the gateway's back (as after a pooler
+	// moved the session): the request is run again on fresh statements.
+	if _, err := pool.Exec(ctx, "DEALLOCATE ALL"); err != nil {
+		t.Fatal(err)
+	}
+	if row := get(); row["mood"] != "calm" {
+		t.Fatalf("after DEALLOCATE ALL: %v", row)
+	}
+}
+
+// A read runs without BEGIN in the pipeline's implicit transaction: the
+// settings the setup makes must reach the main statement, and the
+// transaction must still be read-only.
+func TestReadsRunReadOnlyWithTheRequestSettings(t *testing.T) {
+	t.Parallel()
+	e := setup(t, `CREATE TABLE public.hits (n int);
+		GRANT SELECT, INSERT ON public.hits TO anon;
+		CREATE FUNCTION public.echo_request() RETURNS json LANGUAGE sql STABLE AS $$
+		  SELECT json_build_object('method', current_setting('request.method', true),
+		    'path', current_setting('request.path', true),
+		    'x', current_setting('request.headers', true)::json->>'x-test',
+		    'cookie', current_setting('request.cookies', true)::json->>'flavour',
+		    'role', current_user, 'ro', current_setting('transaction_read_only'))
+		$$;
+		CREATE FUNCTION public.count_hit() RETURNS int LANGUAGE sql VOLATILE AS $$
+		  INSERT INTO public.hits VALUES (1) RETURNING n
+		$$;
+		GRANT EXECUTE ON FUNCTION public.echo_request(), public.count_hit() TO anon`)
+	r := e.do("GET", "/rest/v1/rpc/echo_request", "", "", "X-Test", `quote " and \ slash`, "Cookie", "flavour=mint; other=1")
+	if r.status != 200 {
+		t.Fatalf("echo_request: %d %s", r.status, r.body)
+	}
+	var got map[string]string
+	if err := json.Unmarshal([]byte(r.body), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"method": "GET", "path": "/rest/v1/rpc/echo_request", "x": `quote " and \ slash`,
+		"cookie": "mint", "role": "anon", "ro": "on"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q (all: %v)", k, got[k], v, got)
+		}
+	}
+	// A writing function over GET is refused by the read-only transaction.
+	if r := e.do("GET", "/rest/v1/rpc/count_hit", "", ""); r.status != http.StatusMethodNotAllowed || !strings.Contains(r.body, "25006") {
+		t.Fatalf("writing function over GET: %d %s", r.status, r.body)
+	}
+	// Over POST it writes and commits.
+	if r := e.do("POST", "/rest/v1/rpc/count_hit", "", "{}"); r.status != 200 || r.body != "1" {
+		t.Fatalf("writing function over POST: %d %s", r.status, r.body)
+	}
+	var n int
+	if err := e.db.Pool.QueryRow(context.Background(), "SELECT count(*) FROM public.hits").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("hits after one POST: %d, %v", n, err)
+	}
+}
+
+func TestRequestHeadersJSON(t *testing.T) {
+	h := http.Header{}
+	h.Set("X-Quote", `a "b" \c`)
+	h.Add("X-Multi", "one")
+	h.Add("X-Multi", "two")
+	h.Set("X-Control", "tab\there\x01")
+	h["X-Bad-Utf8"] = []string{"caf\xe9"}
+	var got map[string]string
+	if err := json.Unmarshal(requestHeaders(h), &got); err != nil {
+		t.Fatalf("request.headers is not JSON: %v: %s", err, requestHeaders(h))
+	}
+	want := map[string]string{"x-quote": `a "b" \c`, "x-multi": "one, two", "x-control": "tab\there\x01", "x-bad-utf8": "caf\uFFFD"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q", k, got[k], v)
+		}
+	}
+	if string(requestHeaders(http.Header{})) != "{}" {
+		t.Errorf("no headers: %s", requestHeaders(http.Header{}))
+	}
+}
+
+func TestRequestCookiesJSON(t *testing.T) {
+	r, _ := http.NewRequest("GET", "/", nil)
+	if string(requestCookies(r)) != "{}" {
+		t.Fatalf("no cookies: %s", requestCookies(r))
+	}
+	r.Header.Set("Cookie", `a=1; b="two"; a=3`)
+	var got map[string]string
+	if err := json.Unmarshal(requestCookies(r), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got["a"] != "3" || got["b"] != "two" || len(got) != 2 {
+		t.Fatalf("cookies: %v", got)
+	}
+}
+
+func TestStmtCacheEvictsLeastRecentlyUsed(t *testing.T) {
+	sc := &stmtCache{names: map[string]*list.Element{}, lru: list.New()}
+	first, ok := sc.lookup("SELECT 0")
+	if ok {
+		t.Fatal("an unseen statement reported as prepared")
+	}
+	sc.add("SELECT 0", first)
+	for i := 1; i < stmtCacheCap; i++ {
+		name, _ := sc.lookup(fmt.Sprint("SELECT ", i))
+		sc.add(fmt.Sprint("SELECT ", i), name)
+	}
+	if name, ok := sc.lookup("SELECT 0"); !ok || name != first {
+		t.Fatalf("SELECT 0 = %q %v, want %q prepared", name, ok, first)
+	}
+	// SELECT 0 was just used, so SELECT 1 is the least recent one.
+	name, _ := sc.lookup("SELECT new")
+	sc.add("SELECT new", name)
+	stale := sc.takeStale()
+	if len(stale) != 1 {
+		t.Fatalf("evicted %v, want one", stale)
+	}
+	if _, ok := sc.lookup("SELECT 1"); ok {
+		t.Fatal("SELECT 1 should have been evicted")
+	}
+	if len(sc.takeStale()) != 0 {
+		t.Fatal("takeStale must forget what it returned")
+	}
+	sc.dropAll()
+	if got := len(sc.takeStale()); got != stmtCacheCap {
+		t.Fatalf("dropAll queued %d names, want %d", got, stmtCacheCap)
+	}
+}

@@ -1,0 +1,104 @@
+package query
+
+import (
+	"strings"
+
+	"github.com/labelbase/labelbase/pkg/rest/schema"
+)
+
+// Reads: GET and HEAD over a table, a view or a function's result, as one
+// statement that returns the page, the optional count and the JSON body.
+// Target is what a read selects from: a table, or a CTE holding a
+// function's result.
+type Target struct {
+	Table *schema.Table
+	// From is the FROM item's SQL; empty means the table itself.
+	From  string
+	Alias string
+	CTEs  []string
+	// ScalarColumn, for set-returning scalar functions, makes the body an
+	// array of that column's values instead of objects.
+	ScalarColumn string
+}
+
+// ReadOpts shape a read's response.
+type ReadOpts struct {
+	Count      bool
+	Head       bool
+	StripNulls bool
+	// Limit and Offset are the root's effective page (query and Range
+	// header combined).
+	Limit, Offset *int64
+}
+
+func (b *Builder) statement(sql string) *Statement {
+	return &Statement{SQL: sql, Args: b.args}
+}
+
+const gucs = "nullif(current_setting('response.headers', true), ''), nullif(current_setting('response.status', true), '')"
+
+func wrap(ctes []string, total, body, inner string) string {
+	with := ""
+	if len(ctes) > 0 {
+		with = "WITH " + strings.Join(ctes, ", ") + " "
+	}
+	return with + "SELECT " + total + "::text, pg_catalog.count(*)::text, " + body + ", " + gucs + " FROM (" + inner + ") pgrst_t"
+}
+
+func bodyExpr(head, strip bool, scalarCol string) string {
+	switch {
+	case head:
+		return "''"
+	case scalarCol != "":
+		return "coalesce(json_agg(pgrst_t." + q(scalarCol) + "), '[]')::text"
+	case strip:
+		return "json_strip_nulls(coalesce(json_agg(pgrst_t), '[]'))::text"
+	default:
+		return "coalesce(json_agg(pgrst_t), '[]')::text"
+	}
+}
+
+// Read builds a GET/HEAD over a table or function result: the page, the
+// optional exact count and the JSON body, in one statement.
+func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) {
+	if tg.Alias == "" {
+		tg.Alias = tg.Table.Name
+	}
+	if tg.From == "" {
+		tg.From = qi(tg.Table)
+	}
+	sel := req.Select
+	if tg.ScalarColumn != "" {
+		sel = []SelectItem{{Field: &Field{Name: tg.ScalarColumn}}}
+	}
+	root, err := b.resolve(tg.Table, tg.Alias, sel, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkNodes(root, req); err != nil {
+		return nil, err
+	}
+	selSQL, err := b.selectSQL(root)
+	if err != nil {
+		return nil, err
+	}
+	where, err := b.whereParts(root)
+	if err != nil {
+		return nil, err
+	}
+	ord, err := b.orderSQL(root)
+	if err != nil {
+		return nil, err
+	}
+	whereSQL := ""
+	if len(where) > 0 {
+		whereSQL = " WHERE " + strings.Join(where, " AND ")
+	}
+	from := " FROM " + tg.From + " AS " + q(tg.Alias)
+	inner := "SELECT " + selSQL + from + whereSQL + ord + pageSQL(o.Limit, o.Offset)
+	total := "NULL"
+	if o.Count {
+		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"
+	}
+	return b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, tg.ScalarColumn), inner)), nil
+}

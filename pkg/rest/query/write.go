@@ -1,0 +1,247 @@
+package query
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/labelbase/labelbase/pkg/rest/schema"
+)
+
+// Writes: POST (insert and upsert), PATCH and DELETE, each one statement
+// whose mutation is a CTE the response is read from.
+// MutateOpts shape a write's response.
+type MutateOpts struct {
+	// Return is "minimal", "headers-only" or "representation".
+	Return     string
+	Count      bool
+	StripNulls bool
+}
+
+// InsertGroup is a set of rows that name the same columns.
+type InsertGroup struct {
+	Columns []string
+	// Body is a JSON array of objects.
+	Body string
+}
+
+// returning picks the RETURNING list a write needs: the columns the
+// select reads (plus join columns of embeds), the primary key for a
+// Location header, or a bare 1 to count rows.
+func (b *Builder) returning(root *level, o MutateOpts) (string, string) {
+	alias := q(root.alias)
+	switch {
+	case o.Return == "representation":
+		cols := map[string]bool{}
+		var list []string
+		add := func(c string) {
+			if !cols[c] {
+				cols[c] = true
+				list = append(list, alias+"."+q(c))
+			}
+		}
+		for _, it := range root.items {
+			if it.Star {
+				return alias + ".*", ""
+			}
+			if it.Field != nil {
+				add(it.Field.Name)
+			}
+		}
+		for _, e := range root.embeds {
+			if e.forward {
+				for _, c := range e.fk.FromCols {
+					add(c)
+				}
+			} else {
+				for _, c := range e.fk.ToCols {
+					add(c)
+				}
+			}
+		}
+		if len(list) == 0 {
+			return "1", ""
+		}
+		return strings.Join(list, ", "), ""
+	case o.Return == "headers-only" && len(root.t.PK) > 0:
+		var list []string
+		for _, c := range root.t.PK {
+			list = append(list, alias+"."+q(c))
+		}
+		return strings.Join(list, ", "), "pk"
+	case o.Count:
+		return "1", "count"
+	}
+	return "", ""
+}
+
+func (b *Builder) finishWrite(root *level, req *Request, ctes []string, ret, mode string, o MutateOpts) (*Statement, error) {
+	alias := q(root.alias)
+	switch {
+	case o.Return == "representation":
+		if err := checkNodes(root, req); err != nil {
+			return nil, err
+		}
+		sel, err := b.selectSQL(root)
+		if err != nil {
+			return nil, err
+		}
+		inner := "SELECT " + sel + " FROM pgrst_mut AS " + alias
+		return b.statement(wrap(ctes, "NULL", bodyExpr(false, o.StripNulls, ""), inner)), nil
+	case mode == "pk":
+		var cols []string
+		for _, c := range root.t.PK {
+			cols = append(cols, alias+"."+q(c))
+		}
+		inner := "SELECT " + strings.Join(cols, ", ") + " FROM pgrst_mut AS " + alias
+		return b.statement(wrap(ctes, "NULL", bodyExpr(false, false, ""), inner)), nil
+	case ret != "":
+		return b.statement(wrap(ctes, "NULL", "''", "SELECT 1 FROM pgrst_mut")), nil
+	default:
+		return b.statement(wrap(ctes, "NULL", "''", "SELECT 1 WHERE false")), nil
+	}
+}
+
+// Insert builds POST: one INSERT per group of rows naming the same columns
+// (one group unless Prefer: missing=default), optionally an upsert.
+func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, resolution string, o MutateOpts) (*Statement, error) {
+	root, err := b.resolve(t, t.Name, req.Select, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	ret, mode := b.returning(root, o)
+	conflict := ""
+	if resolution != "" {
+		target := req.OnConflict
+		if target == nil {
+			target = t.PK
+		}
+		for _, c := range target {
+			if t.Column(c) == nil {
+				return nil, ColumnNotFound(t.Name, c, t.ColumnNames(), schema.Closest)
+			}
+		}
+		var qt []string
+		for _, c := range target {
+			qt = append(qt, q(c))
+		}
+		conflict = " ON CONFLICT"
+		if len(qt) > 0 {
+			conflict += " (" + strings.Join(qt, ", ") + ")"
+		}
+	}
+	var ctes []string
+	var names []string
+	for i, g := range groups {
+		var cols []string
+		for _, c := range g.Columns {
+			if t.Column(c) == nil {
+				return nil, ColumnNotInCache(t.Name, c)
+			}
+			cols = append(cols, q(c))
+		}
+		ins := "INSERT INTO " + qi(t) + " AS " + q(t.Name)
+		if len(cols) > 0 {
+			ins += " (" + strings.Join(cols, ", ") + ")"
+		}
+		ins += " SELECT " + strings.Join(cols, ", ") + " FROM json_populate_recordset(NULL::" + qi(t) + ", " + b.bind(g.Body) + "::json)"
+		if conflict != "" {
+			ins += conflict
+			if resolution == "merge" && len(cols) > 0 && strings.Contains(conflict, "(") {
+				var sets []string
+				for _, c := range cols {
+					sets = append(sets, c+" = EXCLUDED."+c)
+				}
+				ins += " DO UPDATE SET " + strings.Join(sets, ", ")
+			} else {
+				ins += " DO NOTHING"
+			}
+		}
+		if ret != "" {
+			ins += " RETURNING " + ret
+		}
+		name := "pgrst_mut"
+		if len(groups) > 1 {
+			name = fmt.Sprintf("pgrst_ins_%d", i+1)
+			names = append(names, "SELECT * FROM "+name)
+		}
+		ctes = append(ctes, name+" AS ("+ins+")")
+	}
+	if len(groups) > 1 && ret != "" {
+		ctes = append(ctes, "pgrst_mut AS ("+strings.Join(names, " UNION ALL ")+")")
+	}
+	return b.finishWrite(root, req, ctes, ret, mode, o)
+}
+
+func (b *Builder) limitedWhere(root *level, where []string) ([]string, error) {
+	n := root.node
+	if n.Limit == nil && (n.Offset == nil || *n.Offset == 0) {
+		return where, nil
+	}
+	ord, err := b.orderSQL(root)
+	if err != nil {
+		return nil, err
+	}
+	w := ""
+	if len(where) > 0 {
+		w = " WHERE " + strings.Join(where, " AND ")
+	}
+	sub := "SELECT " + q(root.alias) + ".ctid FROM " + qi(root.t) + " AS " + q(root.alias) + w + ord + pageSQL(n.Limit, n.Offset)
+	return append(where, q(root.alias)+".ctid = ANY(ARRAY("+sub+"))"), nil
+}
+
+// Update builds PATCH: the body's keys are set on every row the filters
+// (and row-level security) let through.
+func (b *Builder) Update(t *schema.Table, req *Request, body string, keys []string, o MutateOpts) (*Statement, error) {
+	root, err := b.resolve(t, t.Name, req.Select, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	ret, mode := b.returning(root, o)
+	var sets []string
+	for _, k := range keys {
+		if t.Column(k) == nil {
+			return nil, ColumnNotInCache(t.Name, k)
+		}
+		sets = append(sets, q(k)+" = pgrst_body."+q(k))
+	}
+	where, err := b.whereParts(root)
+	if err != nil {
+		return nil, err
+	}
+	if where, err = b.limitedWhere(root, where); err != nil {
+		return nil, err
+	}
+	upd := "UPDATE " + qi(t) + " AS " + q(t.Name) + " SET " + strings.Join(sets, ", ") +
+		" FROM (SELECT * FROM json_populate_record(NULL::" + qi(t) + ", " + b.bind(body) + "::json)) pgrst_body"
+	if len(where) > 0 {
+		upd += " WHERE " + strings.Join(where, " AND ")
+	}
+	if ret != "" {
+		upd += " RETURNING " + ret
+	}
+	return b.finishWrite(root, req, []string{"pgrst_mut AS (" + upd + ")"}, ret, mode, o)
+}
+
+// Delete builds DELETE.
+func (b *Builder) Delete(t *schema.Table, req *Request, o MutateOpts) (*Statement, error) {
+	root, err := b.resolve(t, t.Name, req.Select, req, nil)
+	if err != nil {
+		return nil, err
+	}
+	ret, mode := b.returning(root, o)
+	where, err := b.whereParts(root)
+	if err != nil {
+		return nil, err
+	}
+	if where, err = b.limitedWhere(root, where); err != nil {
+		return nil, err
+	}
+	del := "DELETE FROM " + qi(t) + " AS " + q(t.Name)
+	if len(where) > 0 {
+		del += " WHERE " + strings.Join(where, " AND ")
+	}
+	if ret != "" {
+		del += " RETURNING " + ret
+	}
+	return b.finishWrite(root, req, []string{"pgrst_mut AS (" + del + ")"}, ret, mode, o)
+}

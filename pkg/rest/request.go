@@ -1,0 +1,167 @@
+package rest
+
+// What every /rest/v1 request resolves first: the caller, the schema, the
+// preferences and the representation; and the paging shared by reads.
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
+	"github.com/labelbase/labelbase/pkg/rest/query"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
+	"github.com/labstack/echo/v5"
+)
+
+// reqCtx is what every handler resolves first.
+type reqCtx struct {
+	r      *http.Request
+	caller *caller
+	sc     *schema.Cache
+	schema string
+	prefs  prefs
+	media  media
+	strip  bool
+}
+
+func (a *API) begin(c *echo.Context, root bool) (*reqCtx, error) {
+	r := c.Request()
+	cl, err := a.authenticate(r)
+	if err != nil {
+		return nil, err
+	}
+	rc := &reqCtx{r: r, caller: cl, sc: a.cache.Load(), prefs: parsePrefer(r.Header)}
+	if err := rc.prefs.check(); err != nil {
+		return nil, err
+	}
+	profile := r.Header.Get("Accept-Profile")
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		profile = r.Header.Get("Content-Profile")
+	}
+	rc.schema = a.cfg.DBSchemas[0]
+	if profile = strings.TrimSpace(profile); profile != "" {
+		ok := false
+		for _, s := range a.cfg.DBSchemas {
+			if s == profile {
+				ok = true
+			}
+		}
+		if !ok {
+			e := apierr.New(http.StatusNotAcceptable, pgrst.CodeSchema, "Invalid schema: %s", profile)
+			e.Hint = "Only the following schemas are exposed: " + strings.Join(a.cfg.DBSchemas, ", ")
+			return nil, e
+		}
+		rc.schema = profile
+	}
+	if rc.media, rc.strip, err = negotiate(r.Header.Get("Accept"), root); err != nil {
+		return nil, err
+	}
+	return rc, nil
+}
+
+func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*result) error) *txSpec {
+	return &txSpec{caller: db.Caller{
+		Role: rc.caller.role, Claims: rc.caller.claims,
+		Method: rc.r.Method, Path: rc.r.URL.Path,
+		Headers: requestHeaders(rc.r.Header), Cookies: requestCookies(rc.r),
+		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema),
+		ReadOnly: readOnly,
+	}, stmt: st, decide: decide}
+}
+
+func (a *API) exec(rc *reqCtx, s *txSpec) (*result, error) {
+	res, err := a.run(rc.r.Context(), s)
+	if err != nil {
+		return nil, translate(err, rc.caller.authed(a.cfg.DBAnonRole))
+	}
+	return res, nil
+}
+
+func (a *API) table(c *echo.Context) error {
+	r := c.Request()
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete:
+	case http.MethodOptions:
+		c.Response().Header().Set("Allow", "OPTIONS,GET,HEAD,POST,PUT,PATCH,DELETE")
+		return c.NoContent(http.StatusOK)
+	default:
+		return pgrst.UnsupportedMethod(r.Method)
+	}
+	rc, err := a.begin(c, false)
+	if err != nil {
+		return err
+	}
+	name := c.Param("table")
+	t := rc.sc.Table(rc.schema, name)
+	if t == nil {
+		return query.TableNotFound(rc.sc, rc.schema, name)
+	}
+	pairs, err := query.SplitQuery(r.URL.RawQuery)
+	if err != nil {
+		return err
+	}
+	req, err := query.Parse(pairs, nil)
+	if err != nil {
+		return err
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		return a.read(c, rc, t, req)
+	case http.MethodPost:
+		return a.insert(c, rc, t, req)
+	case http.MethodPatch:
+		return a.update(c, rc, t, req)
+	case http.MethodPut:
+		return a.put(c, rc, t, req)
+	default:
+		return a.delete(c, rc, t, req)
+	}
+}
+
+// page combines limit/offset with a Range header.
+func page(n *query.Node, h http.Header, useRange bool) (int64, *int64, error) {
+	var off int64
+	if n.Offset != nil {
+		off = *n.Offset
+	}
+	lim := n.Limit
+	if !useRange {
+		return off, lim, nil
+	}
+	lower, upper, ok := rangeHeader(h)
+	if !ok {
+		return off, lim, nil
+	}
+	if upper != nil && *upper < lower {
+		return 0, nil, pgrst.RangeNotSatisfiable("The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+	}
+	start := max(off, lower)
+	var end *int64
+	if lim != nil {
+		x := off + *lim
+		end = &x
+	}
+	if upper != nil {
+		x := *upper + 1
+		if end == nil || x < *end {
+			end = &x
+		}
+	}
+	if end != nil {
+		l := max(*end-start, 0)
+		lim = &l
+	}
+	return start, lim, nil
+}
+
+// searchPath is the search_path of a request on schema: it first, then
+// public (for extensions' types installed there) and extensions.
+func searchPath(schema string) string {
+	if schema == "public" {
+		return db.DefaultSearchPath
+	}
+	return pgx.Identifier{schema}.Sanitize() + ", public, extensions"
+}
