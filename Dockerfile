@@ -8,6 +8,8 @@ RUN npm run build
 
 FROM golang:1.26-bookworm AS go
 WORKDIR /src
+# go.work only exists to find go-task (tools/); the binary builds from go.mod.
+ENV GOWORK=off
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .

@@ -261,9 +261,6 @@ func unquoteLogicValue(raw string) string {
 		}
 		prefix, val = "not.", rest
 	}
-	if i := strings.IndexByte(op, '('); i >= 0 && strings.HasSuffix(op, ")") {
-		// fts(english) etc.: keep as is.
-	}
 	if len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && !strings.HasPrefix(op, "in") {
 		inner := val[1 : len(val)-1]
 		var b strings.Builder
