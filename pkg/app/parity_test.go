@@ -1,0 +1,112 @@
+package app_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/labelbase/labelbase/pkg/app"
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/pgtest"
+)
+
+// parityDir holds the PostgREST-parity suites: postgrest-js through
+// supabase-js against a generic fixture schema (schema.sql), not the app's.
+var parityDir = filepath.Join("..", "..", "frontend", "tests", "parity")
+
+// paritySettings are the gateway settings every parity suite runs under:
+// the fixture's second schema exposed, and PostgREST's optional features
+// switched on the way a PostgREST-compatible deployment would.
+var paritySettings = map[string]string{
+	"DB_SCHEMAS": "public,personal",
+}
+
+// TestParitySuites runs each frontend/tests/parity/*.test.mjs file against
+// its own fresh database (platform and app migrations, then schema.sql and,
+// when PostGIS can be created, postgis.sql) and its own gateway, so one
+// file's writes cannot break another's.
+func TestParitySuites(t *testing.T) {
+	requireAcceptance(t)
+	files, err := filepath.Glob(filepath.Join(parityDir, "*.test.mjs"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no parity suites in %s (%v)", parityDir, err)
+	}
+	sort.Strings(files)
+	schemaSQL, err := os.ReadFile(filepath.Join(parityDir, "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	postgisSQL, err := os.ReadFile(filepath.Join(parityDir, "postgis.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".test.mjs"), func(t *testing.T) {
+			runParityFile(t, f, string(schemaSQL), string(postgisSQL))
+		})
+	}
+}
+
+func runParityFile(t *testing.T, file, schemaSQL, postgisSQL string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := pgtest.New(t)
+	if _, err := db.Pool.Exec(ctx, schemaSQL); err != nil {
+		t.Fatalf("schema.sql: %v", err)
+	}
+	postgis := "1"
+	if _, err := db.Pool.Exec(ctx, postgisSQL); err != nil {
+		// The suites skip their GeoJSON tests with this reason.
+		postgis = "0"
+		t.Logf("PostGIS is not available (%v); GeoJSON tests will skip", err)
+	}
+	env := map[string]string{
+		"DATABASE_URL":              db.URL,
+		"JWT_SECRET":                "parity-secret-parity-secret-parity-0123456789",
+		"CRAWL_DISABLED":            "true",
+		"RATE_LIMIT_TOKEN_PER_HOUR": "100000",
+	}
+	for k, v := range paritySettings {
+		env[k] = v
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	srv := httptest.NewServer(a.Handler)
+	defer srv.Close()
+
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Run from frontend/ so the suite resolves @supabase/supabase-js from
+	// the app's own node_modules.
+	cmd := exec.CommandContext(ctx, "node", "--test", "--test-concurrency=1", abs)
+	cmd.Dir = filepath.Join(parityDir, "..", "..")
+	cmd.Env = append(os.Environ(),
+		"LABELBASE_URL="+srv.URL,
+		"LABELBASE_ANON_KEY="+cfg.AnonKey,
+		"LABELBASE_SERVICE_ROLE_KEY="+cfg.ServiceRoleKey,
+		"LABELBASE_POSTGIS="+postgis,
+	)
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node --test %s: %v", filepath.Base(file), err)
+	}
+	fmt.Fprintf(os.Stdout, "parity suite %s passed\n", filepath.Base(file))
+}
