@@ -26,6 +26,7 @@ var parityDir = filepath.Join("..", "..", "frontend", "tests", "parity")
 // switched on the way a PostgREST-compatible deployment would.
 var paritySettings = map[string]string{
 	"DB_SCHEMAS": "public,personal",
+	"DB_TX_END":  "commit-allow-override",
 }
 
 // TestParitySuites runs each frontend/tests/parity/*.test.mjs file against

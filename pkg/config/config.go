@@ -60,6 +60,10 @@ type Config struct {
 	// (PostgREST's db-prepared-statements). Turn it off behind a pooler in
 	// transaction mode that cannot keep prepared statements.
 	DBPreparedStatements bool
+	// DBTxEnd is how a REST transaction ends (PostgREST's db-tx-end):
+	// commit, commit-allow-override, rollback or rollback-allow-override;
+	// with -allow-override a request may choose by Prefer: tx=.
+	DBTxEnd string
 
 	// Ingest.
 	BandcampUpstream     string
@@ -118,6 +122,7 @@ func Load(getenv Getenv) (*Config, error) {
 		StatementTimeout:          p.duration("DB_STATEMENT_TIMEOUT", 10*time.Second),
 		MaxBodyBytes:              int64(p.integer("MAX_BODY_BYTES", 1<<20)),
 		DBPreparedStatements:      p.boolean("DB_PREPARED_STATEMENTS", true),
+		DBTxEnd:                   p.str("DB_TX_END", "commit"),
 		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
 		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                   p.str("CRAWL_AT", "03:00"),
@@ -196,6 +201,11 @@ func (c *Config) validate(p *parser) {
 	}
 	if c.MaxBodyBytes < 1024 {
 		p.fail("MAX_BODY_BYTES must be at least 1024")
+	}
+	switch c.DBTxEnd {
+	case "commit", "commit-allow-override", "rollback", "rollback-allow-override":
+	default:
+		p.fail("DB_TX_END must be commit, commit-allow-override, rollback or rollback-allow-override, got %q", c.DBTxEnd)
 	}
 	if c.DBPoolSize < 2 {
 		p.fail("DB_POOL_SIZE must be at least 2")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -32,6 +33,19 @@ type txSpec struct {
 	// decide runs after the main statement; an error rolls back (e.g. a
 	// singular response that did not get exactly one row).
 	decide func(*result) error
+	// rollback ends a write with ROLLBACK instead of COMMIT (tx=rollback).
+	rollback bool
+}
+
+// txOverride says whether a request may choose how its transaction ends.
+func (a *API) txOverride() bool { return strings.HasSuffix(a.cfg.DBTxEnd, "-allow-override") }
+
+// rollbackFor says whether the request's transaction is rolled back.
+func (a *API) rollbackFor(p prefs) bool {
+	if a.txOverride() && p.tx != "" {
+		return p.tx == "rollback"
+	}
+	return strings.HasPrefix(a.cfg.DBTxEnd, "rollback")
 }
 
 const textOID = 25
@@ -204,6 +218,16 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 			a.endTx(ctx, pc, "ROLLBACK")
 			return nil, err
 		}
+	}
+	if s.rollback {
+		// Deferred constraints are checked first, so a write that could not
+		// have committed reports why, as it would with tx=commit.
+		if _, err := pc.Exec(ctx, "SET CONSTRAINTS ALL IMMEDIATE").ReadAll(); err != nil {
+			a.endTx(ctx, pc, "ROLLBACK")
+			return nil, err
+		}
+		a.endTx(ctx, pc, "ROLLBACK")
+		return res, nil
 	}
 	if _, err := pc.Exec(ctx, "COMMIT").ReadAll(); err != nil {
 		a.endTx(ctx, pc, "ROLLBACK")

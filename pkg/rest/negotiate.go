@@ -100,7 +100,13 @@ type prefs struct {
 	resolution     string // merge, ignore
 	missingDefault bool
 	strict         bool
-	invalid        []string
+	lenient        bool
+	// maxAffected is max-affected=N; it only binds with handling=strict.
+	maxAffected *int64
+	// tx is tx=commit or tx=rollback; it only binds when DB_TX_END allows
+	// the override.
+	tx      string
+	invalid []string
 }
 
 func parsePrefer(h http.Header) prefs {
@@ -126,9 +132,19 @@ func parsePrefer(h http.Header) prefs {
 				p.missingDefault = false
 			case "handling=strict":
 				p.strict = true
-			case "handling=lenient", "tx=commit", "params=single-object":
+			case "tx=commit", "tx=rollback":
+				p.tx = strings.TrimPrefix(item, "tx=")
+			case "handling=lenient":
+				p.lenient = true
+			case "params=single-object":
 			default:
-				if !strings.HasPrefix(item, "timezone=") && !strings.HasPrefix(item, "max-affected=") {
+				if n, ok := strings.CutPrefix(item, "max-affected="); ok {
+					if v, err := strconv.ParseInt(n, 10, 64); err == nil && v >= 0 {
+						p.maxAffected = &v
+						continue
+					}
+				}
+				if !strings.HasPrefix(item, "timezone=") {
 					p.invalid = append(p.invalid, item)
 				}
 			}
@@ -146,8 +162,18 @@ func (p prefs) check() error {
 	return nil
 }
 
-// applied lists the preferences honoured, for Preference-Applied.
-func (p prefs) applied(write bool) string {
+// strictMax is the max-affected bound in force: only with handling=strict,
+// as in PostgREST.
+func (p prefs) strictMax() *int64 {
+	if !p.strict {
+		return nil
+	}
+	return p.maxAffected
+}
+
+// applied lists the preferences honoured, for Preference-Applied. txOK
+// says whether the server lets a request choose how its transaction ends.
+func (p prefs) applied(write, txOK bool) string {
 	var out []string
 	if p.ret != "" && write {
 		out = append(out, "return="+p.ret)
@@ -166,8 +192,16 @@ func (p prefs) applied(write bool) string {
 			out = append(out, "missing=default")
 		}
 	}
+	if p.tx != "" && txOK {
+		out = append(out, "tx="+p.tx)
+	}
 	if p.strict {
 		out = append(out, "handling=strict")
+		if p.maxAffected != nil {
+			out = append(out, "max-affected="+strconv.FormatInt(*p.maxAffected, 10))
+		}
+	} else if p.lenient {
+		out = append(out, "handling=lenient")
 	}
 	return strings.Join(out, ", ")
 }

@@ -53,7 +53,7 @@ func (a *API) respondRows(c *echo.Context, rc *reqCtx, res *result, off int64, w
 	} else {
 		h.Set("Content-Range", "*/"+total)
 	}
-	if pa := rc.prefs.applied(write); pa != "" {
+	if pa := rc.prefs.applied(write, a.txOverride()); pa != "" {
 		h.Set("Preference-Applied", pa)
 	}
 	status, err := applyGUCs(h, res, status)

@@ -69,7 +69,7 @@ func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*
 		Headers: requestHeaders(rc.r.Header), Cookies: requestCookies(rc.r),
 		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema),
 		ReadOnly: readOnly,
-	}, stmt: st, decide: decide}
+	}, stmt: st, decide: decide, rollback: a.rollbackFor(rc.prefs)}
 }
 
 func (a *API) exec(rc *reqCtx, s *txSpec) (*result, error) {

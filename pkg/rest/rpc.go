@@ -51,10 +51,16 @@ func (a *API) rpc(c *echo.Context) error {
 		return err
 	}
 	f := call.Func
+	if rc.prefs.strictMax() != nil && !f.RetSet {
+		return apierr.New(http.StatusBadRequest, pgrst.CodeMaxAffectedRPC, "Function must return SETOF or TABLE when max-affected preference is used with handling=strict")
+	}
 	readOnly := !in.post || f.Volatility != "v"
 	var decide func(*result) error
-	if !readOnly {
+	if !readOnly || rc.prefs.strictMax() != nil {
 		decide = func(res *result) error {
+			if err := checkMaxAffected(rc, res); err != nil {
+				return err
+			}
 			if rc.media == mediaObject && f.RetSet && res.n != 1 {
 				return singular(res.n)
 			}
@@ -74,9 +80,18 @@ func (a *API) rpc(c *echo.Context) error {
 // a scalar is its bare JSON value and void is 204.
 func (a *API) respondRPC(c *echo.Context, rc *reqCtx, f *schema.Func, res *result, off int64) error {
 	head := rc.r.Method == http.MethodHead
-	switch {
-	case f.RetSet:
+	if f.RetSet {
 		return a.respondRows(c, rc, res, off, false)
+	}
+	h := c.Response().Header()
+	if rc.prefs.count != "" && f.RetKind != "void" {
+		// One value is one row, as PostgREST counts it.
+		h.Set("Content-Range", "0-0/1")
+	}
+	if pa := rc.prefs.applied(false, a.txOverride()); pa != "" {
+		h.Set("Preference-Applied", pa)
+	}
+	switch {
 	case f.RetKind == "composite":
 		status, err := applyGUCs(c.Response().Header(), res, http.StatusOK)
 		if err != nil {

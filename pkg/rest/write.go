@@ -22,19 +22,34 @@ func (a *API) mutateOpts(rc *reqCtx) query.MutateOpts {
 	if ret == "" {
 		ret = "minimal"
 	}
-	return query.MutateOpts{Return: ret, Count: rc.prefs.count != "", StripNulls: rc.strip}
+	// max-affected needs the number of rows changed even when nothing is
+	// returned, so the statement counts them.
+	return query.MutateOpts{Return: ret, Count: rc.prefs.count != "" || rc.prefs.strictMax() != nil, StripNulls: rc.strip}
 }
 
-// decideWrite rolls a write back when its response cannot be given: a
-// singular representation without exactly one row, or bad response GUCs.
+// decideWrite rolls a write back when its response cannot be given: more
+// rows changed than Prefer: max-affected allows, a singular representation
+// without exactly one row, or bad response GUCs.
 func (a *API) decideWrite(rc *reqCtx, o query.MutateOpts) func(*result) error {
 	return func(res *result) error {
+		if err := checkMaxAffected(rc, res); err != nil {
+			return err
+		}
 		if rc.media == mediaObject && o.Return == "representation" && res.n != 1 {
 			return singular(res.n)
 		}
 		_, err := applyGUCs(http.Header{}, res, 200)
 		return err
 	}
+}
+
+// checkMaxAffected is PGRST124 when a write or call touched more rows
+// than Prefer: handling=strict, max-affected=N allows.
+func checkMaxAffected(rc *reqCtx, res *result) error {
+	if m := rc.prefs.strictMax(); m != nil && res.n > *m {
+		return pgrst.MaxAffected(res.n)
+	}
+	return nil
 }
 
 func (a *API) insert(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Request) error {
@@ -106,7 +121,7 @@ func (a *API) runWrite(c *echo.Context, rc *reqCtx, t *schema.Table, st *query.S
 func (a *API) respondWrite(c *echo.Context, rc *reqCtx, t *schema.Table, res *result, o query.MutateOpts, okStatus int) error {
 	h := c.Response().Header()
 	total := "*"
-	if o.Count {
+	if rc.prefs.count != "" {
 		total = strconv.FormatInt(res.n, 10)
 	}
 	if res.n > 0 && okStatus != http.StatusCreated {
@@ -114,7 +129,7 @@ func (a *API) respondWrite(c *echo.Context, rc *reqCtx, t *schema.Table, res *re
 	} else {
 		h.Set("Content-Range", "*/"+total)
 	}
-	if pa := rc.prefs.applied(true); pa != "" {
+	if pa := rc.prefs.applied(true, a.txOverride()); pa != "" {
 		h.Set("Preference-Applied", pa)
 	}
 	created := okStatus == http.StatusCreated

@@ -90,6 +90,8 @@ CREATE FUNCTION public.add_message(message text, channel_id bigint, username tex
   LANGUAGE sql VOLATILE AS $$
     INSERT INTO public.messages (message, channel_id, username) VALUES (message, channel_id, username) RETURNING *
   $$;
+CREATE FUNCTION public.delete_channel_messages(channel bigint) RETURNS SETOF public.messages
+  LANGUAGE sql VOLATILE AS $$ DELETE FROM public.messages WHERE channel_id = channel RETURNING * $$;
 CREATE FUNCTION public.offset_function(offset_param int DEFAULT 0) RETURNS SETOF public.users
   LANGUAGE sql STABLE AS $$ SELECT * FROM public.users ORDER BY username OFFSET offset_param $$;
 

@@ -43,6 +43,7 @@ const (
 	CodeStrictPrefs       = "PGRST122" // invalid Prefer with handling=strict
 	CodeAggregates        = "PGRST123" // aggregates disabled
 	CodeMaxAffected       = "PGRST124" // more rows affected than max-affected
+	CodeMaxAffectedRPC    = "PGRST128" // max-affected on a function not returning a set
 	CodeNotImplemented    = "PGRST127" // feature not implemented
 	CodeAmbiguousFunction = "PGRST203" // several overloads fit
 )
@@ -104,6 +105,14 @@ func NotEmbedded(name string) *apierr.Error {
 // Aggregates is PGRST123: the select uses an aggregate while they are off.
 func Aggregates() *apierr.Error {
 	return apierr.New(http.StatusBadRequest, CodeAggregates, "Use of aggregate functions is not allowed")
+}
+
+// MaxAffected is PGRST124: the request changed n rows, more than its
+// Prefer: max-affected allows; the transaction is rolled back.
+func MaxAffected(n int64) *apierr.Error {
+	e := apierr.New(http.StatusBadRequest, CodeMaxAffected, "Query result exceeds max-affected preference constraint")
+	e.Details = fmt.Sprintf("The query affects %d rows", n)
+	return e
 }
 
 // NotImplemented is PGRST127 with what is missing in details.
