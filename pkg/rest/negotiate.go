@@ -174,13 +174,8 @@ func (p prefs) strictMax() *int64 {
 // applied lists the preferences honoured, for Preference-Applied. txOK
 // says whether the server lets a request choose how its transaction ends.
 func (p prefs) applied(write, txOK bool) string {
+	// PostgREST's order: resolution, missing, return, count, tx, handling.
 	var out []string
-	if p.ret != "" && write {
-		out = append(out, "return="+p.ret)
-	}
-	if p.count != "" {
-		out = append(out, "count="+p.count)
-	}
 	if write {
 		switch p.resolution {
 		case "merge":
@@ -191,6 +186,12 @@ func (p prefs) applied(write, txOK bool) string {
 		if p.missingDefault {
 			out = append(out, "missing=default")
 		}
+	}
+	if p.ret != "" && write {
+		out = append(out, "return="+p.ret)
+	}
+	if p.count != "" {
+		out = append(out, "count="+p.count)
 	}
 	if p.tx != "" && txOK {
 		out = append(out, "tx="+p.tx)

@@ -20,7 +20,7 @@ func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Requ
 	if err != nil {
 		return err
 	}
-	o := query.ReadOpts{Count: rc.prefs.count != "", Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, Limit: lim, Offset: &off}
+	o := query.ReadOpts{Count: rc.prefs.count != "", Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, CSV: rc.media == mediaCSV, Limit: lim, Offset: &off}
 	st, err := query.NewBuilder(rc.sc).Read(query.Target{Table: t}, req, o)
 	if err != nil {
 		return err
@@ -81,17 +81,12 @@ func (a *API) writeBody(c *echo.Context, rc *reqCtx, status int, res *result) er
 	case mediaObject:
 		return c.Blob(status, ctObject, unwrapSingle(res.body))
 	case mediaCSV:
-		out, err := jsonToCSV(res.body)
-		if err != nil {
-			return apierr.Internal(err)
-		}
-		return c.Blob(status, ctCSV, out)
+		return c.Blob(status, ctCSV, res.body)
 	}
 	return c.Blob(status, ctJSON, res.body)
 }
 
-// singular is PGRST116 with the wording this gateway keeps fixed (clients
-// parse details to tell 0 rows from many).
+// singular is PGRST116 (clients parse details to tell 0 rows from many).
 func singular(n int64) *apierr.Error { return pgrst.Singular(n) }
 
 // unwrapSingle turns json_agg's one-element array into the element.

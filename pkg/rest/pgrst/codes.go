@@ -84,7 +84,7 @@ func RangeNotSatisfiable(details string) *apierr.Error {
 // Singular is PGRST116: an object was requested (Accept:
 // application/vnd.pgrst.object+json) but the result has n rows.
 func Singular(n int64) *apierr.Error {
-	e := apierr.New(http.StatusNotAcceptable, CodeSingular, "JSON object requested, multiple (or no) rows returned")
+	e := apierr.New(http.StatusNotAcceptable, CodeSingular, "Cannot coerce the result to a single JSON object")
 	e.Details = fmt.Sprintf("The result contains %d rows", n)
 	return e
 }

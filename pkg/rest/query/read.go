@@ -26,6 +26,8 @@ type ReadOpts struct {
 	Count      bool
 	Head       bool
 	StripNulls bool
+	// CSV makes the body CSV instead of JSON (Accept: text/csv).
+	CSV bool
 	// Limit and Offset are the root's effective page (query and Range
 	// header combined).
 	Limit, Offset *int64
@@ -45,10 +47,20 @@ func wrap(ctes []string, total, body, inner string) string {
 	return with + "SELECT " + total + "::text, pg_catalog.count(*)::text, " + body + ", " + gucs + " FROM (" + inner + ") pgrst_t"
 }
 
-func bodyExpr(head, strip bool, scalarCol string) string {
+// csvBody is PostgREST's CSV: a header of the first row's keys, then each
+// row's record text without its parentheses — PostgreSQL's own quoting
+// (fields with commas, quotes, spaces or parentheses in double quotes,
+// quotes doubled), t/f for booleans, NULL as an empty field. The header's
+// subquery aggregates over the outer query's rows.
+const csvBody = "coalesce((SELECT string_agg(pgrst_k, ',') FROM json_object_keys(json_agg(pgrst_t) -> 0) AS pgrst_k), '')" +
+	" || E'\\n' || coalesce(string_agg(substring(pgrst_t::text, 2, length(pgrst_t::text) - 2), E'\\n'), '')"
+
+func bodyExpr(head, strip, csv bool, scalarCol string) string {
 	switch {
 	case head:
 		return "''"
+	case csv:
+		return csvBody
 	case scalarCol != "":
 		return "coalesce(json_agg(pgrst_t." + q(scalarCol) + "), '[]')::text"
 	case strip:
@@ -100,5 +112,5 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	if o.Count {
 		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"
 	}
-	return b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, tg.ScalarColumn), inner)), nil
+	return b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.CSV, tg.ScalarColumn), inner)), nil
 }
