@@ -64,6 +64,9 @@ type Config struct {
 	// commit, commit-allow-override, rollback or rollback-allow-override;
 	// with -allow-override a request may choose by Prefer: tx=.
 	DBTxEnd string
+	// DBPlanEnabled lets a request ask for its statement's plan
+	// (Accept: application/vnd.pgrst.plan), as PostgREST's db-plan-enabled.
+	DBPlanEnabled bool
 
 	// Ingest.
 	BandcampUpstream     string
@@ -123,6 +126,7 @@ func Load(getenv Getenv) (*Config, error) {
 		MaxBodyBytes:              int64(p.integer("MAX_BODY_BYTES", 1<<20)),
 		DBPreparedStatements:      p.boolean("DB_PREPARED_STATEMENTS", true),
 		DBTxEnd:                   p.str("DB_TX_END", "commit"),
+		DBPlanEnabled:             p.boolean("DB_PLAN_ENABLED", false),
 		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
 		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                   p.str("CRAWL_AT", "03:00"),

@@ -35,6 +35,8 @@ type txSpec struct {
 	decide func(*result) error
 	// rollback ends a write with ROLLBACK instead of COMMIT (tx=rollback).
 	rollback bool
+	// plan runs EXPLAIN of the statement; the result's body is the plan.
+	plan *planSpec
 }
 
 // txOverride says whether a request may choose how its transaction ends.
@@ -159,7 +161,11 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		steps = append(steps, step{kind: kind})
 	}
 	send(db.SetupSQL, setupArgs, stepOther)
-	send(s.stmt.SQL, stringArgs(s.stmt.Args), stepMain)
+	mainSQL := s.stmt.SQL
+	if s.plan != nil {
+		mainSQL = s.plan.explain(mainSQL)
+	}
+	send(mainSQL, stringArgs(s.stmt.Args), stepMain)
 	if err := pl.Sync(); err != nil {
 		pl.Close()
 		return nil, err
@@ -186,7 +192,11 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 				firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
 				break
 			}
-			res, firstErr = readResult(rr)
+			if s.plan != nil {
+				res, firstErr = readPlan(rr)
+			} else {
+				res, firstErr = readResult(rr)
+			}
 		default:
 			if rr, ok := out.(*pgconn.ResultReader); ok {
 				_, firstErr = rr.Close()
@@ -213,7 +223,7 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 	if implicit {
 		return res, nil
 	}
-	if s.decide != nil {
+	if s.decide != nil && s.plan == nil {
 		if err := s.decide(res); err != nil {
 			a.endTx(ctx, pc, "ROLLBACK")
 			return nil, err
@@ -268,6 +278,23 @@ func readResult(rr *pgconn.ResultReader) (*result, error) {
 		return nil, errors.New("rest: main statement returned no row")
 	}
 	return res, nil
+}
+
+// readPlan joins EXPLAIN's output: one JSON document, or text lines.
+func readPlan(rr *pgconn.ResultReader) (*result, error) {
+	var body []byte
+	for rr.NextRow() {
+		if v := rr.Values(); len(v) > 0 {
+			if len(body) > 0 {
+				body = append(body, '\n')
+			}
+			body = append(body, v[0]...)
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, err
+	}
+	return &result{body: body}, nil
 }
 
 // textOIDs types every parameter as text: the statements cast each one to

@@ -267,3 +267,17 @@ func TestStmtCacheEvictsLeastRecentlyUsed(t *testing.T) {
 		t.Fatalf("dropAll queued %d names, want %d", got, stmtCacheCap)
 	}
 }
+
+// Plans are off unless DB_PLAN_ENABLED: a plan request is refused (415,
+// as PostgREST) and runs nothing.
+func TestPlansOffByDefault(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	r := e.do("DELETE", "/rest/v1/labels?id=eq."+fmt.Sprint(e.labels[0]), e.bearer("service"), "", "Accept", "application/vnd.pgrst.plan+json")
+	if r.status != http.StatusUnsupportedMediaType || !strings.Contains(r.body, "PGRST107") {
+		t.Fatalf("plan while disabled: %d %s", r.status, r.body)
+	}
+	if r := e.do("GET", "/rest/v1/labels?select=id&id=eq."+fmt.Sprint(e.labels[0]), e.tokA, ""); r.status != 200 || r.body == "[]" {
+		t.Fatalf("the label must still exist: %d %s", r.status, r.body)
+	}
+}

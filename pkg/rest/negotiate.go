@@ -27,29 +27,40 @@ const (
 	ctOpenAPI = "application/openapi+json; charset=utf-8"
 )
 
+// accepted is the representation negotiated for a response.
+type accepted struct {
+	media media
+	// strip is nulls=stripped on the pgrst media types.
+	strip bool
+	// plan, when set, asks for the statement's plan instead of its result.
+	plan *planSpec
+}
+
 // negotiate picks the representation from Accept, highest q first.
-// nulls=stripped on the pgrst media types strips null fields.
-func negotiate(accept string, root bool) (media, bool, error) {
+// planOK says whether plans may be requested (DB_PLAN_ENABLED).
+func negotiate(accept string, root, planOK bool) (accepted, error) {
 	accept = strings.TrimSpace(accept)
 	if accept == "" {
 		if root {
-			return mediaOpenAPI, false, nil
+			return accepted{media: mediaOpenAPI}, nil
 		}
-		return mediaJSON, false, nil
+		return accepted{media: mediaJSON}, nil
 	}
 	type cand struct {
-		typ   string
-		strip bool
-		q     float64
-		i     int
+		typ    string
+		strip  bool
+		q      float64
+		i      int
+		params map[string]string
 	}
 	var cands []cand
 	var names []string
 	for i, part := range strings.Split(accept, ",") {
 		fields := strings.Split(part, ";")
-		c := cand{typ: strings.ToLower(strings.TrimSpace(fields[0])), q: 1, i: i}
+		c := cand{typ: strings.ToLower(strings.TrimSpace(fields[0])), q: 1, i: i, params: map[string]string{}}
 		for _, p := range fields[1:] {
 			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
+			c.params[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
 			switch strings.ToLower(strings.TrimSpace(k)) {
 			case "q":
 				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
@@ -69,28 +80,38 @@ func negotiate(accept string, root bool) (media, bool, error) {
 		switch c.typ {
 		case "*/*", "application/*":
 			if root {
-				return mediaOpenAPI, false, nil
+				return accepted{media: mediaOpenAPI}, nil
 			}
-			return mediaJSON, false, nil
+			return accepted{media: mediaJSON}, nil
 		case "application/json":
-			return mediaJSON, false, nil
+			return accepted{media: mediaJSON}, nil
 		case "application/vnd.pgrst.array+json", "application/vnd.pgrst.array":
-			return mediaJSON, c.strip, nil
+			return accepted{media: mediaJSON, strip: c.strip}, nil
 		case "application/vnd.pgrst.object+json", "application/vnd.pgrst.object":
 			if !root {
-				return mediaObject, c.strip, nil
+				return accepted{media: mediaObject, strip: c.strip}, nil
 			}
 		case "text/csv", "text/*":
 			if !root {
-				return mediaCSV, false, nil
+				return accepted{media: mediaCSV}, nil
 			}
 		case "application/openapi+json":
 			if root {
-				return mediaOpenAPI, false, nil
+				return accepted{media: mediaOpenAPI}, nil
+			}
+		case "application/vnd.pgrst.plan", "application/vnd.pgrst.plan+json", "application/vnd.pgrst.plan+text":
+			if root {
+				continue
+			}
+			if !planOK {
+				return accepted{}, planDisabled(accept)
+			}
+			if p, m, ok := parsePlan(c.typ, c.params); ok {
+				return accepted{media: m, plan: p}, nil
 			}
 		}
 	}
-	return 0, false, apierr.New(http.StatusNotAcceptable, pgrst.CodeMediaType, "None of these media types are available: %s", strings.Join(names, ", "))
+	return accepted{}, apierr.New(http.StatusNotAcceptable, pgrst.CodeMediaType, "None of these media types are available: %s", strings.Join(names, ", "))
 }
 
 // prefs is the parsed Prefer header.

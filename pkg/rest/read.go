@@ -29,6 +29,9 @@ func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Requ
 	if err != nil {
 		return err
 	}
+	if rc.plan != nil {
+		return respondPlan(c, rc, res)
+	}
 	return a.respondRows(c, rc, res, off, false)
 }
 

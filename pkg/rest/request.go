@@ -25,6 +25,8 @@ type reqCtx struct {
 	prefs  prefs
 	media  media
 	strip  bool
+	// plan asks for the statement's EXPLAIN instead of its result.
+	plan *planSpec
 }
 
 func (a *API) begin(c *echo.Context, root bool) (*reqCtx, error) {
@@ -56,9 +58,11 @@ func (a *API) begin(c *echo.Context, root bool) (*reqCtx, error) {
 		}
 		rc.schema = profile
 	}
-	if rc.media, rc.strip, err = negotiate(r.Header.Get("Accept"), root); err != nil {
+	acc, err := negotiate(r.Header.Get("Accept"), root, a.cfg.DBPlanEnabled)
+	if err != nil {
 		return nil, err
 	}
+	rc.media, rc.strip, rc.plan = acc.media, acc.strip, acc.plan
 	return rc, nil
 }
 
@@ -69,7 +73,7 @@ func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*
 		Headers: requestHeaders(rc.r.Header), Cookies: requestCookies(rc.r),
 		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema),
 		ReadOnly: readOnly,
-	}, stmt: st, decide: decide, rollback: a.rollbackFor(rc.prefs)}
+	}, stmt: st, decide: decide, rollback: a.rollbackFor(rc.prefs), plan: rc.plan}
 }
 
 func (a *API) exec(rc *reqCtx, s *txSpec) (*result, error) {

@@ -72,6 +72,9 @@ func (a *API) rpc(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
+	if rc.plan != nil {
+		return respondPlan(c, rc, res)
+	}
 	return a.respondRPC(c, rc, f, res, off)
 }
 

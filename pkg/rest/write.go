@@ -114,6 +114,9 @@ func (a *API) runWrite(c *echo.Context, rc *reqCtx, t *schema.Table, st *query.S
 	if err != nil {
 		return err
 	}
+	if rc.plan != nil {
+		return respondPlan(c, rc, res)
+	}
 	return a.respondWrite(c, rc, t, res, o, okStatus)
 }
 
