@@ -43,6 +43,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 	if err != nil {
 		return nil, err
 	}
+	if err := db.ApplyDefaultGrants(ctx, pools.Owner, cfg.DBSchemas, cfg.DBDefaultGrants); err != nil {
+		pools.Close()
+		return nil, fmt.Errorf("app: %w", err)
+	}
 	verifier := token.NewVerifier(cfg.JWTSecret, "", time.Now)
 	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log})
 	if err != nil {

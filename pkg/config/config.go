@@ -67,6 +67,9 @@ type Config struct {
 	// DBPlanEnabled lets a request ask for its statement's plan
 	// (Accept: application/vnd.pgrst.plan), as PostgREST's db-plan-enabled.
 	DBPlanEnabled bool
+	// DBDefaultGrants grants the owner's future objects in the exposed
+	// schemas to anon and authenticated, as hosted Supabase does.
+	DBDefaultGrants bool
 
 	// Ingest.
 	BandcampUpstream     string
@@ -127,6 +130,7 @@ func Load(getenv Getenv) (*Config, error) {
 		DBPreparedStatements:      p.boolean("DB_PREPARED_STATEMENTS", true),
 		DBTxEnd:                   p.str("DB_TX_END", "commit"),
 		DBPlanEnabled:             p.boolean("DB_PLAN_ENABLED", false),
+		DBDefaultGrants:           p.boolean("DB_DEFAULT_GRANTS", false),
 		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
 		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                   p.str("CRAWL_AT", "03:00"),

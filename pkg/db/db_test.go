@@ -76,3 +76,47 @@ func TestOpenRejectsAPrivilegedRESTLogin(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// With the Supabase-style defaults on, a table the owner creates afterwards
+// is usable by anon (RLS permitting); turned off again, the next one is not.
+func TestDefaultGrants(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.New(t)
+	pools, err := dbpkg.Open(ctx, db.URL, "", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pools.Close()
+	readAsAnon := func(table string) error {
+		return dbpkg.Tx(ctx, pools.REST, "anon", nil, true, func(tx pgx.Tx) error {
+			_, err := tx.Exec(ctx, "SELECT * FROM public."+table)
+			return err
+		})
+	}
+	if err := dbpkg.ApplyDefaultGrants(ctx, pools.Owner, []string{"public"}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, "CREATE TABLE public.open_notes (id int)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := readAsAnon("open_notes"); err != nil {
+		t.Fatalf("with default grants, anon must read a new table: %v", err)
+	}
+	if err := dbpkg.ApplyDefaultGrants(ctx, pools.Owner, []string{"public"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, "CREATE TABLE public.closed_notes (id int)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := readAsAnon("closed_notes"); err == nil || !strings.Contains(err.Error(), "permission denied") {
+		t.Fatalf("without default grants, anon must be refused a new table, got %v", err)
+	}
+	// service_role keeps its default privileges either way (migration 1).
+	if err := dbpkg.Tx(ctx, pools.REST, "service_role", nil, true, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "SELECT * FROM public.closed_notes")
+		return err
+	}); err != nil {
+		t.Fatalf("service_role on a new table: %v", err)
+	}
+}
