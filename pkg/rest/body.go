@@ -22,13 +22,9 @@ import (
 // readBody reads at most MaxBodyBytes.
 func (a *API) readBody(c *echo.Context) ([]byte, error) {
 	r := c.Request()
-	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, a.cfg.MaxBodyBytes))
+	body, err := a.readRawBody(c)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, apierr.New(http.StatusRequestEntityTooLarge, pgrst.CodeBody, "Request body exceeds the limit of %d bytes", a.cfg.MaxBodyBytes)
-		}
-		return nil, pgrst.Body("Could not read the request body").WithCause(err)
+		return nil, err
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch ct {
@@ -51,6 +47,19 @@ func (a *API) readBody(c *echo.Context) ([]byte, error) {
 		return body, nil
 	}
 	return nil, apierr.New(http.StatusUnsupportedMediaType, pgrst.CodeMediaType, "Content-Type not acceptable: %s", ct)
+}
+
+// readRawBody reads the body as sent, at most MaxBodyBytes.
+func (a *API) readRawBody(c *echo.Context) ([]byte, error) {
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, a.cfg.MaxBodyBytes))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, apierr.New(http.StatusRequestEntityTooLarge, pgrst.CodeBody, "Request body exceeds the limit of %d bytes", a.cfg.MaxBodyBytes)
+		}
+		return nil, pgrst.Body("Could not read the request body").WithCause(err)
+	}
+	return body, nil
 }
 
 func invalidBody() *apierr.Error { return pgrst.InvalidBody() }

@@ -6,6 +6,7 @@ package rest
 import (
 	"bytes"
 	"encoding/json"
+	"mime"
 	"sort"
 	"strings"
 
@@ -29,6 +30,10 @@ type rpcArgs struct {
 	// json/jsonb parameter.
 	body         []byte
 	bodyIsObject bool
+	// unnamed is the parameter type a raw body goes to ("text" for
+	// text/plain, "xml" for text/xml), as PostgREST passes such bodies
+	// whole to a function's single unnamed parameter.
+	unnamed string
 }
 
 // readRPCArgs reads a POST body's argument names, or a GET's query keys
@@ -43,6 +48,19 @@ func (a *API) readRPCArgs(c *echo.Context, pairs []query.Pair) (*rpcArgs, error)
 			}
 			seen[p.Key] = true
 			in.keys = append(in.keys, p.Key)
+		}
+		return in, nil
+	}
+	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get("Content-Type"))
+	switch ct {
+	case "text/plain", "text/xml":
+		raw, err := a.readRawBody(c)
+		if err != nil {
+			return nil, err
+		}
+		in.body, in.bodyIsObject, in.unnamed = raw, false, strings.TrimPrefix(ct, "text/")
+		if in.unnamed == "plain" {
+			in.unnamed = "text"
 		}
 		return in, nil
 	}
@@ -77,6 +95,17 @@ func (a *API) readRPCArgs(c *echo.Context, pairs []query.Pair) (*rpcArgs, error)
 // select, filters and modifiers. For GET, query keys that name parameters
 // are arguments; the rest are filters on the result.
 func (in *rpcArgs) call(sc *schema.Cache, sch, name string, pairs []query.Pair) (query.Call, *query.Request, error) {
+	if in.unnamed != "" {
+		f, err := query.ResolveUnnamed(sc, sch, name, in.unnamed)
+		if err != nil {
+			return query.Call{}, nil, err
+		}
+		req, err := query.Parse(pairs, nil)
+		if err != nil {
+			return query.Call{}, nil, err
+		}
+		return query.Call{Func: f, SingleJSON: true, Body: string(in.body)}, req, nil
+	}
 	f, single, err := query.ResolveFunc(sc, sch, name, in.keys, in.post, in.bodyIsObject)
 	if err != nil {
 		return query.Call{}, nil, err

@@ -127,3 +127,17 @@ func ResolveFunc(c *schema.Cache, sch, name string, keys []string, post, bodyIsO
 	}
 	return nil, false, e
 }
+
+// ResolveUnnamed finds schema.name's overload with a single unnamed
+// parameter of type typ (text or xml), which a raw request body of that
+// media type is passed to whole.
+func ResolveUnnamed(c *schema.Cache, sch, name, typ string) (*schema.Func, error) {
+	for _, f := range c.Funcs[schema.QI{Schema: sch, Name: name}] {
+		if len(f.Params) == 1 && f.Params[0].Name == "" && f.Params[0].Type == typ {
+			return f, nil
+		}
+	}
+	e := apierr.New(http.StatusNotFound, pgrst.CodeFunctionNotFound, "Could not find the function %s.%s in the schema cache", sch, name)
+	e.Details = "Searched for the function " + sch + "." + name + " with a single unnamed " + typ + " parameter, but no matches were found in the schema cache."
+	return nil, e
+}
