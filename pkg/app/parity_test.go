@@ -25,9 +25,10 @@ var parityDir = filepath.Join("..", "..", "frontend", "tests", "parity")
 // the fixture's second schema exposed, and PostgREST's optional features
 // switched on the way a PostgREST-compatible deployment would.
 var paritySettings = map[string]string{
-	"DB_SCHEMAS":      "public,personal",
-	"DB_TX_END":       "commit-allow-override",
-	"DB_PLAN_ENABLED": "true",
+	"DB_SCHEMAS":            "public,personal",
+	"DB_TX_END":             "commit-allow-override",
+	"DB_PLAN_ENABLED":       "true",
+	"DB_AGGREGATES_ENABLED": "true",
 }
 
 // TestParitySuites runs each frontend/tests/parity/*.test.mjs file against

@@ -70,6 +70,10 @@ type Config struct {
 	// DBDefaultGrants grants the owner's future objects in the exposed
 	// schemas to anon and authenticated, as hosted Supabase does.
 	DBDefaultGrants bool
+	// DBAggregatesEnabled allows aggregate functions in select (PostgREST's
+	// db-aggregates-enabled): handy, and a way to make the database sum a
+	// whole table, hence off by default.
+	DBAggregatesEnabled bool
 
 	// Ingest.
 	BandcampUpstream     string
@@ -131,6 +135,7 @@ func Load(getenv Getenv) (*Config, error) {
 		DBTxEnd:                   p.str("DB_TX_END", "commit"),
 		DBPlanEnabled:             p.boolean("DB_PLAN_ENABLED", false),
 		DBDefaultGrants:           p.boolean("DB_DEFAULT_GRANTS", false),
+		DBAggregatesEnabled:       p.boolean("DB_AGGREGATES_ENABLED", false),
 		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
 		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                   p.str("CRAWL_AT", "03:00"),

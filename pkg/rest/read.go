@@ -21,7 +21,7 @@ func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Requ
 		return err
 	}
 	o := query.ReadOpts{Count: rc.prefs.count != "", Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, CSV: rc.media == mediaCSV, Limit: lim, Offset: &off}
-	st, err := query.NewBuilder(rc.sc).Read(query.Target{Table: t}, req, o)
+	st, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
 	if err != nil {
 		return err
 	}

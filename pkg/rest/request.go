@@ -169,3 +169,11 @@ func searchPath(schema string) string {
 	}
 	return pgx.Identifier{schema}.Sanitize() + ", public, extensions"
 }
+
+// builder returns a statement builder over the request's schema cache
+// snapshot, with the server's optional features.
+func (a *API) builder(rc *reqCtx) *query.Builder {
+	b := query.NewBuilder(rc.sc)
+	b.Aggregates = a.cfg.DBAggregatesEnabled
+	return b
+}

@@ -46,7 +46,7 @@ func (a *API) rpc(c *echo.Context) error {
 		return err
 	}
 	o := query.ReadOpts{Count: rc.prefs.count != "", Head: r.Method == http.MethodHead, StripNulls: rc.strip, CSV: rc.media == mediaCSV && call.Func.RetSet, Limit: lim, Offset: &off}
-	st, err := query.NewBuilder(rc.sc).RPC(call, req, o)
+	st, err := a.builder(rc).RPC(call, req, o)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (a *API) insert(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Re
 		return err
 	}
 	o := a.mutateOpts(rc)
-	st, err := query.NewBuilder(rc.sc).Insert(t, req, groups, rc.prefs.resolution, o)
+	st, err := a.builder(rc).Insert(t, req, groups, rc.prefs.resolution, o)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (a *API) update(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Re
 		// Nothing to set: nothing changes, as with PostgREST.
 		return a.respondWrite(c, rc, t, &result{body: []byte("[]")}, o, http.StatusOK)
 	}
-	st, err := query.NewBuilder(rc.sc).Update(t, req, string(body), keys, o)
+	st, err := a.builder(rc).Update(t, req, string(body), keys, o)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func (a *API) update(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Re
 
 func (a *API) delete(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Request) error {
 	o := a.mutateOpts(rc)
-	st, err := query.NewBuilder(rc.sc).Delete(t, req, o)
+	st, err := a.builder(rc).Delete(t, req, o)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,14 @@ type SelectItem struct {
 	Alias string
 	Cast  string
 	Embed *Embed
+	// Agg is an aggregate over Field (count, sum, avg, min, max), or
+	// count() over the rows when Field is nil; AggCast casts its result.
+	Agg     string
+	AggCast string
 }
+
+// aggregates are the functions PostgREST allows in select.
+var aggregates = map[string]bool{"count": true, "sum": true, "avg": true, "min": true, "max": true}
 
 // Embed is an embedded resource: [alias:]name[!hint][!inner](select).
 type Embed struct {

@@ -26,9 +26,12 @@ type Statement struct {
 
 // Builder accumulates bind values while SQL is generated.
 type Builder struct {
-	Cache  *schema.Cache
-	args   []*string
-	nalias int
+	Cache *schema.Cache
+	// Aggregates allows count(), col.sum() and the like in select
+	// (DB_AGGREGATES_ENABLED, PostgREST's db-aggregates-enabled).
+	Aggregates bool
+	args       []*string
+	nalias     int
 }
 
 // NewBuilder returns a builder over cache.
@@ -410,6 +413,9 @@ func outputName(it SelectItem) string {
 	if it.Alias != "" {
 		return it.Alias
 	}
+	if it.Agg != "" {
+		return it.Agg
+	}
 	if n := len(it.Field.Path); n > 0 {
 		return it.Field.Path[n-1].Key
 	}
@@ -424,6 +430,12 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 	ei := 0
 	for _, it := range l.items {
 		switch {
+		case it.Agg != "":
+			expr, err := b.aggExpr(l, it)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, expr+" AS "+q(outputName(it)))
 		case it.Star:
 			parts = append(parts, q(l.alias)+".*")
 		case it.Field != nil:
@@ -489,7 +501,11 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	inner := "SELECT " + sel + from
+	group, err := b.groupBySQL(e.lvl)
+	if err != nil {
+		return "", err
+	}
+	inner := "SELECT " + sel + from + group
 	if e.single {
 		return "(SELECT row_to_json(pgrst_x) FROM (" + inner + ") pgrst_x) AS " + q(e.e.Key()), nil
 	}

@@ -196,3 +196,49 @@ func TestWriteGolden(t *testing.T) {
 		t.Errorf("unknown insert column: %v", err)
 	}
 }
+
+// aggregateCases run with aggregates enabled (DB_AGGREGATES_ENABLED), plus
+// the CSV body (Accept: text/csv).
+var aggregateCases = []goldenCase{
+	{"count of rows", "labels", "select=count()", false},
+	{"grouped sum with alias and casts", "releases", "select=label_id,total:id::bigint.sum()::text&order=label_id", false},
+	{"aggregate in a to-many embed", "labels", "select=id,releases(id.max(),n:count())", false},
+	{"aggregate beside a to-one embed", "releases", "select=count(),labels(label_name)", false},
+}
+
+func TestAggregateGolden(t *testing.T) {
+	c := fixture()
+	var sb strings.Builder
+	for _, gc := range aggregateCases {
+		pairs, err := SplitQuery(gc.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := Parse(pairs, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", gc.name, err)
+		}
+		b := NewBuilder(c)
+		b.Aggregates = true
+		st, err := b.Read(Target{Table: c.Table("public", gc.table)}, req, ReadOpts{Limit: req.Root().Limit, Offset: req.Root().Offset})
+		if err != nil {
+			t.Errorf("%s: %v", gc.name, err)
+			continue
+		}
+		fmt.Fprintf(&sb, "### %s\nGET /%s?%s\n---\n%s\n\n", gc.name, gc.table, gc.query, render(st))
+	}
+	req, _ := Parse([]Pair{{Key: "select", Value: "id,label_name"}}, nil)
+	st, err := NewBuilder(c).Read(Target{Table: c.Table("public", "labels")}, req, ReadOpts{CSV: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&sb, "### csv body\nGET /labels?select=id,label_name (Accept: text/csv)\n---\n%s\n\n", render(st))
+	checkGolden(t, "aggregate.golden", sb.String())
+
+	// A bad aggregate name is a parse error, whatever the setting.
+	if _, err := Parse([]Pair{{Key: "select", Value: "id.median()"}}, nil); err == nil {
+		t.Error("id.median() must not parse")
+	} else if e, ok := err.(*apierr.Error); !ok || e.Code != "PGRST100" {
+		t.Errorf("id.median(): %v", err)
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
-	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 )
 
 // Reserved query parameters; every other key is a filter (or an RPC
@@ -394,10 +393,15 @@ func (sc *scanner) selectItem(depth int) (SelectItem, *apierr.Error) {
 		if sc.peek() != '(' {
 			return SelectItem{}, sc.fail("\"(\"")
 		}
-		if name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" {
-			if sc.has("()") {
-				return SelectItem{}, pgrst.Aggregates()
+		if name == "count" && sc.has("()") {
+			// count() over the rows; whether aggregates are allowed is the
+			// builder's call (DB_AGGREGATES_ENABLED).
+			sc.pos += 2
+			cast, err := sc.castName()
+			if err != nil {
+				return SelectItem{}, err
 			}
+			return SelectItem{Agg: "count", Alias: alias, AggCast: cast}, nil
 		}
 		sc.pos++
 		sub, err := sc.selectList(depth + 1)
@@ -422,11 +426,23 @@ func (sc *scanner) selectItem(depth int) (SelectItem, *apierr.Error) {
 	if err != nil {
 		return SelectItem{}, err
 	}
+	it := SelectItem{Field: &Field{Name: name, Path: path}, Alias: alias, Cast: cast}
 	if sc.has(".") {
-		// Aggregates like col.sum() are disabled, as on a default PostgREST.
-		return SelectItem{}, pgrst.Aggregates()
+		// col.sum() and the like, optionally cast: col.sum()::int.
+		sc.pos++
+		start := sc.pos
+		fn, ok := sc.ident()
+		if !ok || !aggregates[fn] || !sc.has("()") {
+			sc.pos = start
+			return SelectItem{}, sc.fail("an aggregate function (count, sum, avg, min, max) followed by ()")
+		}
+		sc.pos += 2
+		if it.AggCast, err = sc.castName(); err != nil {
+			return SelectItem{}, err
+		}
+		it.Agg = fn
 	}
-	return SelectItem{Field: &Field{Name: name, Path: path}, Alias: alias, Cast: cast}, nil
+	return it, nil
 }
 
 // parseFieldString parses a filter key's column part: name plus JSON path.

@@ -107,7 +107,11 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 		whereSQL = " WHERE " + strings.Join(where, " AND ")
 	}
 	from := " FROM " + tg.From + " AS " + q(tg.Alias)
-	inner := "SELECT " + selSQL + from + whereSQL + ord + pageSQL(o.Limit, o.Offset)
+	group, err := b.groupBySQL(root)
+	if err != nil {
+		return nil, err
+	}
+	inner := "SELECT " + selSQL + from + whereSQL + group + ord + pageSQL(o.Limit, o.Offset)
 	total := "NULL"
 	if o.Count {
 		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"

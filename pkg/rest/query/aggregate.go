@@ -1,0 +1,100 @@
+package query
+
+// Aggregates in select (count(), col.sum(), avg, min, max), as PostgREST's
+// db-aggregates-enabled: every other selected column of the same resource
+// becomes a GROUP BY key.
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
+)
+
+// aggExpr renders one aggregate item.
+func (b *Builder) aggExpr(l *level, it SelectItem) (string, error) {
+	if !b.Aggregates {
+		return "", pgrst.Aggregates()
+	}
+	expr := "count(*)"
+	if it.Field != nil {
+		fe, _, _, err := b.fieldExpr(l, *it.Field)
+		if err != nil {
+			return "", err
+		}
+		if it.Cast != "" {
+			if !castRe.MatchString(it.Cast) {
+				return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "invalid cast %q", it.Cast)
+			}
+			fe = "CAST(" + fe + " AS " + it.Cast + ")"
+		}
+		expr = it.Agg + "(" + fe + ")"
+	}
+	if it.AggCast != "" {
+		if !castRe.MatchString(it.AggCast) {
+			return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "invalid cast %q", it.AggCast)
+		}
+		expr = "CAST(" + expr + " AS " + it.AggCast + ")"
+	}
+	return expr, nil
+}
+
+// groupBySQL is " GROUP BY …" for a level that selects an aggregate: its
+// plain columns, and the parent-side columns its embeds join on (so their
+// correlated subqueries stay valid, one per group). "" without aggregates.
+func (b *Builder) groupBySQL(l *level) (string, error) {
+	hasAgg := false
+	for _, it := range l.items {
+		if it.Agg != "" {
+			hasAgg = true
+		}
+	}
+	if !hasAgg {
+		return "", nil
+	}
+	var keys []string
+	seen := map[string]bool{}
+	add := func(k string) {
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	for _, it := range l.items {
+		switch {
+		case it.Agg != "":
+		case it.Star:
+			for _, c := range l.t.Columns {
+				add(q(l.alias) + "." + q(c.Name))
+			}
+		case it.Field != nil:
+			expr, _, _, err := b.fieldExpr(l, *it.Field)
+			if err != nil {
+				return "", err
+			}
+			if it.Cast != "" {
+				expr = "CAST(" + expr + " AS " + it.Cast + ")"
+			}
+			add(expr)
+		}
+	}
+	for _, e := range l.embeds {
+		var cols []string
+		switch {
+		case e.jn != nil:
+			cols = e.jn.Src.ToCols
+		case e.forward:
+			cols = e.fk.FromCols
+		default:
+			cols = e.fk.ToCols
+		}
+		for _, c := range cols {
+			add(q(l.alias) + "." + q(c))
+		}
+	}
+	if len(keys) == 0 {
+		return "", nil
+	}
+	return " GROUP BY " + strings.Join(keys, ", "), nil
+}
