@@ -82,6 +82,12 @@ func (b *Builder) groupBySQL(l *level) (string, error) {
 	for _, e := range l.embeds {
 		var cols []string
 		switch {
+		case e.fn != nil:
+			// A computed relationship reads the whole row: group by its key.
+			if len(l.t.PK) == 0 {
+				return "", pgrst.NotImplemented("Aggregates beside a computed relationship need a primary key on '" + l.t.Name + "'")
+			}
+			cols = l.t.PK
 		case e.jn != nil:
 			cols = e.jn.Src.ToCols
 		case e.forward:

@@ -98,10 +98,6 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		if r.jn != nil {
 			r.jalias = "pgrst_" + strconv.Itoa(b.nalias) + "_" + r.jn.Table.Name
 		}
-		if it.Embed.Spread && !r.single {
-			return nil, withDetails(apierr.New(http.StatusBadRequest, pgrst.CodeSpread, "A spread operation on '%s' is not possible", it.Embed.Name),
-				fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", t.Name, it.Embed.Name))
-		}
 		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
 	}
 	// Embed null filters (rel=is.null) are recognised here, where the
@@ -173,10 +169,19 @@ func contains(list []string, s string) bool {
 // compared value should be cast to.
 func (b *Builder) fieldExpr(l *level, f Field) (expr, typ string, col *schema.Column, err error) {
 	col = l.t.Column(f.Name)
-	if col == nil {
-		return "", "", nil, ColumnNotFound(l.t.Name, f.Name, l.t.ColumnNames(), schema.Closest)
-	}
 	expr = q(l.alias) + "." + q(f.Name)
+	if col == nil {
+		fn := b.Cache.ComputedField(l.t, f.Name)
+		if fn == nil {
+			return "", "", nil, ColumnNotFound(l.t.Name, f.Name, l.t.ColumnNames(), schema.Closest)
+		}
+		// A computed field: the function applied to the row.
+		col = &schema.Column{Name: f.Name, Type: fn.RetType, Base: fn.RetType, Nullable: true}
+		if fn.RetType == "text" || fn.RetType == "character varying" {
+			col.Category = "S"
+		}
+		expr = qiFunc(fn) + "(" + q(l.alias) + ")"
+	}
 	typ = col.Type
 	for _, s := range f.Path {
 		key := s.Key
@@ -327,7 +332,7 @@ func (b *Builder) existsSQL(parent *level, e *embedLevel) (string, error) {
 		return "", err
 	}
 	where = append([]string{joinCond(parent.alias, e)}, where...)
-	return "EXISTS (SELECT 1 FROM " + qi(e.lvl.t) + " AS " + q(e.lvl.alias) + " WHERE " + strings.Join(where, " AND ") + ")", nil
+	return "EXISTS (SELECT 1 FROM " + fromItem(parent.alias, e) + " WHERE " + strings.Join(where, " AND ") + ")", nil
 }
 
 // whereParts are a level's conditions: its filters and an EXISTS for
@@ -371,7 +376,7 @@ func (b *Builder) orderSQL(l *level) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			expr = "(SELECT " + fe + " FROM " + qi(e.lvl.t) + " AS " + q(e.lvl.alias) + " WHERE " + joinCond(l.alias, e) + ")"
+			expr = "(SELECT " + fe + " FROM " + fromItem(l.alias, e) + " WHERE " + joinCond(l.alias, e) + ")"
 		} else {
 			fe, _, _, err := b.fieldExpr(l, t.Field)
 			if err != nil {
@@ -469,8 +474,19 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 		return "", err
 	}
 	where = append([]string{joinCond(parent.alias, e)}, where...)
-	from := " FROM " + qi(e.lvl.t) + " AS " + q(e.lvl.alias) + " WHERE " + strings.Join(where, " AND ")
+	from := " FROM " + fromItem(parent.alias, e) + " WHERE " + strings.Join(where, " AND ")
 	if e.e.Spread {
+		// A spread to-one embed lifts its columns into the parent; a
+		// to-many one lifts each column as an array of its values (in the
+		// embed's order and page), as PostgREST 13+ does.
+		var page string
+		if !e.single {
+			ord, err := b.orderSQL(e.lvl)
+			if err != nil {
+				return "", err
+			}
+			page = ord + pageSQL(e.lvl.node.Limit, e.lvl.node.Offset)
+		}
 		var parts []string
 		for _, it := range e.lvl.items {
 			var items []SelectItem
@@ -492,7 +508,11 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 				if fi.Cast != "" {
 					expr = "CAST(" + expr + " AS " + fi.Cast + ")"
 				}
-				parts = append(parts, "(SELECT "+expr+from+") AS "+q(outputName(fi)))
+				if e.single {
+					parts = append(parts, "(SELECT "+expr+from+") AS "+q(outputName(fi)))
+				} else {
+					parts = append(parts, "(SELECT coalesce(json_agg(pgrst_s.v), '[]') FROM (SELECT "+expr+" AS v"+from+page+") pgrst_s) AS "+q(outputName(fi)))
+				}
 			}
 		}
 		return strings.Join(parts, ", "), nil

@@ -22,10 +22,15 @@ type rel struct {
 	// jn is set for many-to-many; jalias names the junction in SQL.
 	jn     *schema.Junction
 	jalias string
+	// fn is set for a computed relationship: a function of the parent row
+	// returning the embedded rows.
+	fn *schema.Func
 }
 
 func (r rel) target() schema.QI {
 	switch {
+	case r.fn != nil:
+		return *r.fn.RetRel
 	case r.jn != nil:
 		return r.jn.Dst.To
 	case r.forward:
@@ -73,6 +78,13 @@ func (r rel) matchesHint(h string) bool {
 // key either way (one-to-one when its columns are also a key) or a
 // junction table.
 func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
+	if e.Hint == "" {
+		// A computed relationship is chosen by its function's name, before
+		// (and so overriding) foreign keys, as in PostgREST.
+		if f := b.Cache.ComputedRel(parent, e.Name); f != nil {
+			return rel{fn: f, single: f.SingleRow()}, nil
+		}
+	}
 	var cands []rel
 	for _, fk := range parent.FKs {
 		target := b.Cache.Tables[fk.To]
@@ -152,6 +164,10 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 
 // joinCond ties an embed's rows to its parent row.
 func joinCond(parentAlias string, e *embedLevel) string {
+	if e.fn != nil {
+		// The function already returns only the parent's rows.
+		return "true"
+	}
 	var parts []string
 	child := q(e.lvl.alias)
 	parent := q(parentAlias)
@@ -175,4 +191,13 @@ func joinCond(parentAlias string, e *embedLevel) string {
 		}
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// fromItem is the FROM item an embed's rows come from: its table, or the
+// computed relationship's function applied to the parent row.
+func fromItem(parentAlias string, e *embedLevel) string {
+	if e.fn != nil {
+		return qiFunc(e.fn) + "(" + q(parentAlias) + ") AS " + q(e.lvl.alias)
+	}
+	return qi(e.lvl.t) + " AS " + q(e.lvl.alias)
 }

@@ -50,6 +50,10 @@ func (b *Builder) returning(root *level, o MutateOpts) (string, string) {
 			}
 		}
 		for _, e := range root.embeds {
+			if e.fn != nil {
+				// A computed relationship needs the whole row.
+				return alias + ".*", ""
+			}
 			if e.forward {
 				for _, c := range e.fk.FromCols {
 					add(c)

@@ -93,6 +93,9 @@ type Func struct {
 	RetCols []*Column
 	// RetRel is the table whose row type the function returns, if any.
 	RetRel *QI
+	// Rows is pg_proc.prorows, the planner's estimate of a set-returning
+	// function's rows: ROWS 1 makes a computed relationship to-one.
+	Rows float64
 }
 
 // Param is an input parameter.
@@ -282,7 +285,7 @@ SELECT p.oid::int8, n.nspname, p.proname, coalesce(pg_catalog.obj_description(p.
        rt.typrelid::int8, coalesce(rtn.nspname, ''), coalesce(rtc.relname, ''),
        coalesce(p.proargnames, '{}')::text[], coalesce(p.proargmodes::text[], '{}'),
        ARRAY(SELECT pg_catalog.format_type(u.t, NULL) FROM unnest(coalesce(p.proallargtypes, p.proargtypes::oid[])) WITH ORDINALITY u(t, o) ORDER BY u.o),
-       p.pronargs::int, p.pronargdefaults::int, p.provariadic <> 0
+       p.pronargs::int, p.pronargdefaults::int, p.provariadic <> 0, p.prorows::float8
   FROM pg_catalog.pg_proc p
   JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
   JOIN pg_catalog.pg_type rt ON rt.oid = p.prorettype
@@ -320,7 +323,7 @@ func loadFuncs(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error
 		var nargs, ndefaults int
 		var variadic bool
 		if err := rows.Scan(&f.OID, &f.Schema, &f.Name, &f.Description, &f.Volatility, &f.RetSet, &f.RetType, &typtype,
-			&relid, &rsch, &rrel, &names, &modes, &types, &nargs, &ndefaults, &variadic); err != nil {
+			&relid, &rsch, &rrel, &names, &modes, &types, &nargs, &ndefaults, &variadic, &f.Rows); err != nil {
 			rows.Close()
 			return fmt.Errorf("schema: functions: %w", err)
 		}

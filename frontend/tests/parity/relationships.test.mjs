@@ -1,0 +1,48 @@
+// Parity: relationship resolution and computed columns, as PostgREST 14.
+// (Self-reference hints and relationships through views are not supported
+// yet: docs/parity.md.)
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+
+import { client } from './support.mjs'
+
+const db = client()
+
+test('!inner on a many-to-many embed filters the parents', async () => {
+  const res = await db.from('messages').select('id, tags!inner(name)').eq('tags.name', 'greeting').order('id')
+  assert.equal(res.error, null, JSON.stringify(res.error))
+  assert.deepEqual(res.data, [
+    { id: 1, tags: [{ name: 'greeting' }] },
+    { id: 3, tags: [{ name: 'greeting' }] },
+  ])
+})
+
+test('computed fields: selectable and filterable', async () => {
+  const res = await db.from('messages').select('id, blurb_message').eq('blurb_message', 'Rep').order('id')
+  assert.equal(res.error, null, JSON.stringify(res.error))
+  assert.deepEqual(res.data, [{ id: 3, blurb_message: 'Rep' }])
+})
+
+test('computed relationships: SETOF and ROWS 1 functions embed like relationships', async () => {
+  const many = await db.from('channels').select('slug, all_channels_messages(id)').eq('id', 1).single()
+  assert.equal(many.error, null, JSON.stringify(many.error))
+  assert.deepEqual(many.data, { slug: 'public', all_channels_messages: [{ id: 1 }, { id: 3 }, { id: 4 }] })
+  const one = await db.from('messages').select('id, message_author(username)').eq('id', 3).single()
+  assert.equal(one.error, null, JSON.stringify(one.error))
+  assert.deepEqual(one.data, { id: 3, message_author: { username: 'kiwicopple' } })
+  const view = await db.from('channels').select('slug, channel_messages_view(id)').eq('id', 2).single()
+  assert.equal(view.error, null, JSON.stringify(view.error))
+  assert.deepEqual(view.data, { slug: 'random', channel_messages_view: [{ id: 2 }] })
+})
+
+test('spread of a to-many embed gives arrays of values', async () => {
+  const res = await db.from('channels').select('slug, ...messages(id)').eq('id', 1).single()
+  assert.equal(res.error, null, JSON.stringify(res.error))
+  assert.deepEqual(res.data, { slug: 'public', id: [1, 3, 4] })
+})
+
+test('spread of a to-one embed', async () => {
+  const res = await db.from('messages').select('id, ...users(username, status)').eq('id', 2).single()
+  assert.equal(res.error, null, JSON.stringify(res.error))
+  assert.deepEqual(res.data, { id: 2, username: 'supabot', status: 'ONLINE' })
+})
