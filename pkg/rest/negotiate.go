@@ -18,6 +18,7 @@ const (
 	mediaObject
 	mediaCSV
 	mediaOpenAPI
+	mediaGeoJSON
 )
 
 const (
@@ -25,6 +26,7 @@ const (
 	ctObject  = "application/vnd.pgrst.object+json; charset=utf-8"
 	ctCSV     = "text/csv; charset=utf-8"
 	ctOpenAPI = "application/openapi+json; charset=utf-8"
+	ctGeoJSON = "application/geo+json; charset=utf-8"
 )
 
 // accepted is the representation negotiated for a response.
@@ -94,6 +96,10 @@ func negotiate(accept string, root, planOK bool) (accepted, error) {
 		case "text/csv", "text/*":
 			if !root {
 				return accepted{media: mediaCSV}, nil
+			}
+		case "application/geo+json":
+			if !root {
+				return accepted{media: mediaGeoJSON}, nil
 			}
 		case "application/openapi+json":
 			if root {

@@ -20,7 +20,7 @@ func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Requ
 	if err != nil {
 		return err
 	}
-	o := query.ReadOpts{Count: rc.prefs.count != "", Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, CSV: rc.media == mediaCSV, Limit: lim, Offset: &off}
+	o := query.ReadOpts{Count: rc.prefs.count != "", Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, Format: rc.format(), Limit: lim, Offset: &off}
 	st, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
 	if err != nil {
 		return err
@@ -74,8 +74,11 @@ func (a *API) writeBody(c *echo.Context, rc *reqCtx, status int, res *result) er
 	}
 	if rc.r.Method == http.MethodHead {
 		ct := ctJSON
-		if rc.media == mediaCSV {
+		switch rc.media {
+		case mediaCSV:
 			ct = ctCSV
+		case mediaGeoJSON:
+			ct = ctGeoJSON
 		}
 		c.Response().Header().Set("Content-Type", ct)
 		return c.NoContent(status)
@@ -85,6 +88,8 @@ func (a *API) writeBody(c *echo.Context, rc *reqCtx, status int, res *result) er
 		return c.Blob(status, ctObject, unwrapSingle(res.body))
 	case mediaCSV:
 		return c.Blob(status, ctCSV, res.body)
+	case mediaGeoJSON:
+		return c.Blob(status, ctGeoJSON, res.body)
 	}
 	return c.Blob(status, ctJSON, res.body)
 }

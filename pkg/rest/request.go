@@ -177,3 +177,22 @@ func (a *API) builder(rc *reqCtx) *query.Builder {
 	b.Aggregates = a.cfg.DBAggregatesEnabled
 	return b
 }
+
+// format is the body format the negotiated media needs from SQL.
+func (rc *reqCtx) format() query.Format {
+	switch rc.media {
+	case mediaCSV:
+		return query.FormatCSV
+	case mediaGeoJSON:
+		return query.FormatGeoJSON
+	}
+	return query.FormatJSON
+}
+
+// formatIf is format when the result is a set of rows, JSON otherwise.
+func (rc *reqCtx) formatIf(rows bool) query.Format {
+	if !rows {
+		return query.FormatJSON
+	}
+	return rc.format()
+}

@@ -24,7 +24,7 @@ func (a *API) mutateOpts(rc *reqCtx) query.MutateOpts {
 	}
 	// max-affected needs the number of rows changed even when nothing is
 	// returned, so the statement counts them.
-	return query.MutateOpts{Return: ret, Count: rc.prefs.count != "" || rc.prefs.strictMax() != nil, StripNulls: rc.strip, CSV: rc.media == mediaCSV}
+	return query.MutateOpts{Return: ret, Count: rc.prefs.count != "" || rc.prefs.strictMax() != nil, StripNulls: rc.strip, Format: rc.format()}
 }
 
 // decideWrite rolls a write back when its response cannot be given: more

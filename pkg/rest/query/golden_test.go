@@ -228,7 +228,7 @@ func TestAggregateGolden(t *testing.T) {
 		fmt.Fprintf(&sb, "### %s\nGET /%s?%s\n---\n%s\n\n", gc.name, gc.table, gc.query, render(st))
 	}
 	req, _ := Parse([]Pair{{Key: "select", Value: "id,label_name"}}, nil)
-	st, err := NewBuilder(c).Read(Target{Table: c.Table("public", "labels")}, req, ReadOpts{CSV: true})
+	st, err := NewBuilder(c).Read(Target{Table: c.Table("public", "labels")}, req, ReadOpts{Format: FormatCSV})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,8 +26,8 @@ type ReadOpts struct {
 	Count      bool
 	Head       bool
 	StripNulls bool
-	// CSV makes the body CSV instead of JSON (Accept: text/csv).
-	CSV bool
+	// Format is the body's representation.
+	Format Format
 	// Limit and Offset are the root's effective page (query and Range
 	// header combined).
 	Limit, Offset *int64
@@ -55,12 +55,28 @@ func wrap(ctes []string, total, body, inner string) string {
 const csvBody = "coalesce((SELECT string_agg(pgrst_k, ',') FROM json_object_keys(json_agg(pgrst_t) -> 0) AS pgrst_k), '')" +
 	" || E'\\n' || coalesce(string_agg(substring(pgrst_t::text, 2, length(pgrst_t::text) - 2), E'\\n'), '')"
 
-func bodyExpr(head, strip, csv bool, scalarCol string) string {
+// Format is a body representation other than JSON.
+type Format int
+
+const (
+	FormatJSON    Format = iota
+	FormatCSV            // text/csv
+	FormatGeoJSON        // application/geo+json
+)
+
+// geoJSONBody is PostgREST's GeoJSON: a FeatureCollection of the rows as
+// PostGIS renders them (the first geometry column as the geometry, the
+// others as properties). Without a geometry column PostGIS raises 22023.
+const geoJSONBody = "json_build_object('type', 'FeatureCollection', 'features', coalesce(json_agg(ST_AsGeoJSON(pgrst_t)::json), '[]'))::text"
+
+func bodyExpr(head, strip bool, format Format, scalarCol string) string {
 	switch {
 	case head:
 		return "''"
-	case csv:
+	case format == FormatCSV:
 		return csvBody
+	case format == FormatGeoJSON:
+		return geoJSONBody
 	case scalarCol != "":
 		return "coalesce(json_agg(pgrst_t." + q(scalarCol) + "), '[]')::text"
 	case strip:
@@ -116,5 +132,5 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	if o.Count {
 		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"
 	}
-	return b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.CSV, tg.ScalarColumn), inner)), nil
+	return b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.Format, tg.ScalarColumn), inner)), nil
 }

@@ -15,8 +15,8 @@ type MutateOpts struct {
 	Return     string
 	Count      bool
 	StripNulls bool
-	// CSV makes a representation CSV instead of JSON.
-	CSV bool
+	// Format is the representation's body format.
+	Format Format
 }
 
 // InsertGroup is a set of rows that name the same columns.
@@ -92,14 +92,14 @@ func (b *Builder) finishWrite(root *level, req *Request, ctes []string, ret, mod
 			return nil, err
 		}
 		inner := "SELECT " + sel + " FROM pgrst_mut AS " + alias
-		return b.statement(wrap(ctes, "NULL", bodyExpr(false, o.StripNulls, o.CSV, ""), inner)), nil
+		return b.statement(wrap(ctes, "NULL", bodyExpr(false, o.StripNulls, o.Format, ""), inner)), nil
 	case mode == "pk":
 		var cols []string
 		for _, c := range root.t.PK {
 			cols = append(cols, alias+"."+q(c))
 		}
 		inner := "SELECT " + strings.Join(cols, ", ") + " FROM pgrst_mut AS " + alias
-		return b.statement(wrap(ctes, "NULL", bodyExpr(false, false, false, ""), inner)), nil
+		return b.statement(wrap(ctes, "NULL", bodyExpr(false, false, FormatJSON, ""), inner)), nil
 	case ret != "":
 		return b.statement(wrap(ctes, "NULL", "''", "SELECT 1 FROM pgrst_mut")), nil
 	default:
