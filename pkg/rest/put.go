@@ -55,7 +55,9 @@ func (a *API) put(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Reque
 	if err != nil {
 		return err
 	}
-	return a.runWrite(c, rc, t, st, o, http.StatusOK)
+	// 201 when the row was created, 200 (204 for return=minimal) when it
+	// was updated: respondWrite reads which from the statement.
+	return a.runWrite(c, rc, t, st, o, http.StatusCreated)
 }
 
 func putMismatch() *apierr.Error {

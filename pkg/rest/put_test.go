@@ -15,22 +15,25 @@ INSERT INTO public.kv VALUES ('a', 1, 'first');
 INSERT INTO public.grid VALUES (1, 1, 'one-one');
 `
 
+// TestPutUpsert: as PostgREST, PUT answers 201 when it created the row
+// and 200 (204 with return=minimal) when it updated it.
 func TestPutUpsert(t *testing.T) {
 	t.Parallel()
 	e := setup(t, putSQL)
 	kv := "/rest/v1/kv"
 	rep := []string{"Prefer", "return=representation"}
 	e.runScenarios(t, []scenario{
-		{name: "insert minimal", method: "PUT", path: kv + "?k=eq.b", who: "A", body: `{"k":"b","v":2}`, status: 204},
+		{name: "insert minimal", method: "PUT", path: kv + "?k=eq.b", who: "A", body: `{"k":"b","v":2}`, status: 201},
 		{name: "inserted row", method: "GET", path: kv + "?k=eq.b&select=k,v,note", who: "A", status: 200, json: `[{"k":"b","v":2,"note":"none"}]`},
 		{name: "update representation", method: "PUT", path: kv + "?k=eq.a&select=k,v", who: "A", body: `{"k":"a","v":10}`, hdr: rep, status: 200,
 			json: `[{"k":"a","v":10}]`},
 		{name: "columns not in body keep their value", method: "GET", path: kv + "?k=eq.a&select=note", who: "A", status: 200, json: `[{"note":"first"}]`},
 		{name: "singular representation", method: "PUT", path: kv + "?k=eq.c", who: "A", body: `{"k":"c","v":3}`,
-			hdr: []string{"Prefer", "return=representation", "Accept", "application/vnd.pgrst.object+json"}, status: 200, json: `{"k":"c","v":3,"note":"none"}`},
-		{name: "headers-only", method: "PUT", path: kv + "?k=eq.d", who: "A", body: `{"k":"d","v":4}`, hdr: []string{"Prefer", "return=headers-only"}, status: 204},
-		{name: "one-element array body", method: "PUT", path: kv + "?k=eq.e", who: "A", body: `[{"k":"e","v":5}]`, status: 204},
-		{name: "composite key with number values", method: "PUT", path: "/rest/v1/grid?y=eq.2&x=eq.1", who: "A", body: `{"x":1,"y":2,"val":"one-two"}`, hdr: rep, status: 200,
+			hdr: []string{"Prefer", "return=representation", "Accept", "application/vnd.pgrst.object+json"}, status: 201, json: `{"k":"c","v":3,"note":"none"}`},
+		{name: "headers-only", method: "PUT", path: kv + "?k=eq.d", who: "A", body: `{"k":"d","v":4}`, hdr: []string{"Prefer", "return=headers-only"}, status: 201},
+		{name: "one-element array body", method: "PUT", path: kv + "?k=eq.e", who: "A", body: `[{"k":"e","v":5}]`, status: 201},
+		{name: "update minimal", method: "PUT", path: kv + "?k=eq.e", who: "A", body: `{"k":"e","v":6}`, status: 204},
+		{name: "composite key with number values", method: "PUT", path: "/rest/v1/grid?y=eq.2&x=eq.1", who: "A", body: `{"x":1,"y":2,"val":"one-two"}`, hdr: rep, status: 201,
 			json: `[{"x":1,"y":2,"val":"one-two"}]`},
 		{name: "composite key update", method: "PUT", path: "/rest/v1/grid?x=eq.1&y=eq.1&select=val", who: "A", body: `{"x":1,"y":1,"val":"changed"}`, hdr: rep, status: 200,
 			json: `[{"val":"changed"}]`},

@@ -22,7 +22,7 @@ func TestRLSThroughTheAPI(t *testing.T) {
 	e.runScenarios(t, []scenario{
 		{name: "A follows", method: "POST", path: ufl, who: "A", body: fmt.Sprintf(`{"user_id":%q,"label_id":%d}`, a, l1), status: 201},
 		{name: "A listens (upsert)", method: "POST", path: ulr + "?on_conflict=user_id,release_id", who: "A", body: fmt.Sprintf(`{"user_id":%q,"release_id":%d}`, a, r1), hdr: []string{"Prefer", "resolution=merge-duplicates"}, status: 201},
-		{name: "A listens again (upsert is idempotent)", method: "POST", path: ulr + "?on_conflict=user_id,release_id", who: "A", body: fmt.Sprintf(`{"user_id":%q,"release_id":%d}`, a, r1), hdr: []string{"Prefer", "resolution=merge-duplicates"}, status: 201},
+		{name: "A listens again (upsert is idempotent: 200, nothing inserted)", method: "POST", path: ulr + "?on_conflict=user_id,release_id", who: "A", body: fmt.Sprintf(`{"user_id":%q,"release_id":%d}`, a, r1), hdr: []string{"Prefer", "resolution=merge-duplicates"}, status: 200},
 		{name: "A submits", method: "POST", path: "/rest/v1/labels_to_add?columns=%22label_url%22,%22is_processed%22,%22is_valid%22,%22user_id%22&select=id", who: "A", body: fmt.Sprintf(`[{"label_url":"https://x.bandcamp.com/","is_processed":false,"is_valid":false,"user_id":%q}]`, a), hdr: []string{"Prefer", "return=representation"}, status: 201, has: []string{`"id"`}},
 		{name: "A reads own follows", method: "GET", path: ufl + "?select=label_id&user_id=eq." + a, who: "A", status: 200, json: fmt.Sprintf(`[{"label_id":%d}]`, l1)},
 		{name: "B reads no follows of A", method: "GET", path: ufl + "?select=label_id&user_id=eq." + a, who: "B", status: 200, json: `[]`},

@@ -196,7 +196,7 @@ func TestWriteScenarios(t *testing.T) {
 		{name: "duplicate key is 409", method: "POST", path: g, who: "A", body: `{"id":1,"name":"dup"}`, status: 409, code: "23505"},
 		{name: "foreign key is 409", method: "POST", path: g, who: "A", body: `{"id":20,"name":"x","owner_id":99}`, status: 409, code: "23503"},
 		{name: "not null is 400", method: "POST", path: g, who: "A", body: `{"id":21}`, status: 400, code: "23502"},
-		{name: "upsert merge", method: "POST", path: g + "?on_conflict=id&select=id,name", who: "A", body: `{"id":1,"name":"alpha2"}`, hdr: []string{"Prefer", "resolution=merge-duplicates,return=representation"}, status: 201, json: `[{"id":1,"name":"alpha2"}]`},
+		{name: "upsert merge", method: "POST", path: g + "?on_conflict=id&select=id,name", who: "A", body: `{"id":1,"name":"alpha2"}`, hdr: []string{"Prefer", "resolution=merge-duplicates,return=representation"}, status: 200, json: `[{"id":1,"name":"alpha2"}]`},
 		{name: "upsert ignore", method: "POST", path: g + "?select=id,name", who: "A", body: `[{"id":1,"name":"ignored"},{"id":22,"name":"new"}]`, hdr: []string{"Prefer", "resolution=ignore-duplicates,return=representation"}, status: 201, json: `[{"id":22,"name":"new"}]`},
 		{name: "insert single object rolls back on 2 rows", method: "POST", path: g + "?select=id", who: "A", body: `[{"id":23,"name":"a"},{"id":24,"name":"b"}]`, hdr: []string{"Prefer", "return=representation", "Accept", "application/vnd.pgrst.object+json"}, status: 406, code: "PGRST116"},
 		{name: "rolled back rows are absent", method: "GET", path: g + "?id=in.(23,24)&select=id", who: "A", status: 200, json: `[]`},

@@ -142,6 +142,14 @@ func (a *API) respondWrite(c *echo.Context, rc *reqCtx, t *schema.Table, res *re
 		}
 	}
 	status := okStatus
+	if created && res.total != nil && *res.total == 0 {
+		// A merging upsert (POST with resolution=merge-duplicates, or PUT)
+		// that inserted nothing updated rows: 200, as PostgREST.
+		status = http.StatusOK
+		if rc.r.Method == http.MethodPut && o.Return != "representation" {
+			status = http.StatusNoContent
+		}
+	}
 	if o.Return != "representation" && !created {
 		status = http.StatusNoContent
 	}

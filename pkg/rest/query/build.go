@@ -54,6 +54,9 @@ type level struct {
 	node   *Node
 	path   []string
 	embeds []*embedLevel
+	// expandStar renders * as the table's columns, for a mutation whose
+	// RETURNING carries extra columns (pgrst_inserted).
+	expandStar bool
 }
 
 type embedLevel struct {
@@ -441,6 +444,10 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 				return "", err
 			}
 			parts = append(parts, expr+" AS "+q(outputName(it)))
+		case it.Star && l.expandStar:
+			for _, c := range l.t.Columns {
+				parts = append(parts, q(l.alias)+"."+q(c.Name)+" AS "+q(c.Name))
+			}
 		case it.Star:
 			parts = append(parts, q(l.alias)+".*")
 		case it.Field != nil:

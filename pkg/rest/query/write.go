@@ -80,7 +80,10 @@ func (b *Builder) returning(root *level, o MutateOpts) (string, string) {
 	return "", ""
 }
 
-func (b *Builder) finishWrite(root *level, req *Request, ctes []string, ret, mode string, o MutateOpts) (*Statement, error) {
+// finishWrite reads the response from the mutation CTE pgrst_mut. total is
+// the statement's first column: NULL, or for a merging upsert the number of
+// rows inserted rather than updated.
+func (b *Builder) finishWrite(root *level, req *Request, ctes []string, ret, mode, total string, o MutateOpts) (*Statement, error) {
 	alias := q(root.alias)
 	switch {
 	case o.Return == "representation":
@@ -92,18 +95,18 @@ func (b *Builder) finishWrite(root *level, req *Request, ctes []string, ret, mod
 			return nil, err
 		}
 		inner := "SELECT " + sel + " FROM pgrst_mut AS " + alias
-		return b.statement(wrap(ctes, "NULL", bodyExpr(false, o.StripNulls, o.Format, ""), inner)), nil
+		return b.statement(wrap(ctes, total, bodyExpr(false, o.StripNulls, o.Format, ""), inner)), nil
 	case mode == "pk":
 		var cols []string
 		for _, c := range root.t.PK {
 			cols = append(cols, alias+"."+q(c))
 		}
 		inner := "SELECT " + strings.Join(cols, ", ") + " FROM pgrst_mut AS " + alias
-		return b.statement(wrap(ctes, "NULL", bodyExpr(false, false, FormatJSON, ""), inner)), nil
+		return b.statement(wrap(ctes, total, bodyExpr(false, false, FormatJSON, ""), inner)), nil
 	case ret != "":
-		return b.statement(wrap(ctes, "NULL", "''", "SELECT 1 FROM pgrst_mut")), nil
+		return b.statement(wrap(ctes, total, "''", "SELECT 1 FROM pgrst_mut")), nil
 	default:
-		return b.statement(wrap(ctes, "NULL", "''", "SELECT 1 WHERE false")), nil
+		return b.statement(wrap(ctes, total, "''", "SELECT 1 WHERE false")), nil
 	}
 }
 
@@ -134,6 +137,20 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 		if len(qt) > 0 {
 			conflict += " (" + strings.Join(qt, ", ") + ")"
 		}
+	}
+	total := "NULL"
+	if resolution == "merge" && strings.Contains(conflict, "(") {
+		// PostgREST answers 200 rather than 201 when a merging upsert
+		// inserted nothing: every returned row says whether it was inserted
+		// (xmax is 0 only for a fresh row), and the statement counts them.
+		marker := "(" + q(t.Name) + ".xmax = 0) AS pgrst_inserted"
+		if ret == "" {
+			ret = marker
+		} else {
+			ret += ", " + marker
+		}
+		root.expandStar = true
+		total = "(SELECT pg_catalog.count(*) FROM pgrst_mut WHERE pgrst_mut.pgrst_inserted)"
 	}
 	var ctes []string
 	var names []string
@@ -175,7 +192,7 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 	if len(groups) > 1 && ret != "" {
 		ctes = append(ctes, "pgrst_mut AS ("+strings.Join(names, " UNION ALL ")+")")
 	}
-	return b.finishWrite(root, req, ctes, ret, mode, o)
+	return b.finishWrite(root, req, ctes, ret, mode, total, o)
 }
 
 func (b *Builder) limitedWhere(root *level, where []string) ([]string, error) {
@@ -225,7 +242,7 @@ func (b *Builder) Update(t *schema.Table, req *Request, body string, keys []stri
 	if ret != "" {
 		upd += " RETURNING " + ret
 	}
-	return b.finishWrite(root, req, []string{"pgrst_mut AS (" + upd + ")"}, ret, mode, o)
+	return b.finishWrite(root, req, []string{"pgrst_mut AS (" + upd + ")"}, ret, mode, "NULL", o)
 }
 
 // Delete builds DELETE.
@@ -249,5 +266,5 @@ func (b *Builder) Delete(t *schema.Table, req *Request, o MutateOpts) (*Statemen
 	if ret != "" {
 		del += " RETURNING " + ret
 	}
-	return b.finishWrite(root, req, []string{"pgrst_mut AS (" + del + ")"}, ret, mode, o)
+	return b.finishWrite(root, req, []string{"pgrst_mut AS (" + del + ")"}, ret, mode, "NULL", o)
 }
