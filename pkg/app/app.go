@@ -38,7 +38,11 @@ type App struct {
 
 // New connects to the database and builds the handler. The schema must be
 // migrated already.
-func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error) {
+func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Option) (*App, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	pools, err := db.Open(ctx, cfg.DatabaseURL, cfg.RESTDatabaseURL, cfg.DBPoolSize)
 	if err != nil {
 		return nil, err
@@ -53,7 +57,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		pools.Close()
 		return nil, fmt.Errorf("app: auth: %w", err)
 	}
-	restAPI, err := rest.New(ctx, rest.Deps{Config: cfg, Pool: pools.REST, Verifier: verifier, Log: log})
+	restAPI, err := rest.New(ctx, rest.Deps{Config: cfg, Pool: pools.REST, Verifier: verifier, Log: log, Observe: o.observe})
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)
@@ -89,4 +93,17 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 func (a *App) Close() {
 	a.wg.Wait()
 	a.Pools.Close()
+}
+
+// Option adjusts an App for a harness; serve and dev pass none.
+type Option func(*options)
+
+type options struct {
+	observe func(sql string, args [][]byte, caller db.Caller)
+}
+
+// WithStatementObserver hands every /rest/v1 main statement to fn before it
+// runs (see rest.Deps.Observe).
+func WithStatementObserver(fn func(sql string, args [][]byte, caller db.Caller)) Option {
+	return func(o *options) { o.observe = fn }
 }

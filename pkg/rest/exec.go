@@ -165,7 +165,11 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 	if s.plan != nil {
 		mainSQL = s.plan.explain(mainSQL)
 	}
-	send(mainSQL, stringArgs(s.stmt.Args), stepMain)
+	mainArgs := stringArgs(s.stmt.Args)
+	if a.observe != nil {
+		a.observe(mainSQL, mainArgs, s.caller)
+	}
+	send(mainSQL, mainArgs, stepMain)
 	if err := pl.Sync(); err != nil {
 		pl.Close()
 		return nil, err

@@ -21,6 +21,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/rest/schema"
 	"github.com/labelbase/labelbase/pkg/token"
 )
@@ -32,6 +33,10 @@ type Deps struct {
 	Pool     *pgxpool.Pool
 	Verifier *token.Verifier
 	Log      *slog.Logger
+	// Observe, when set, is told every main statement before it runs, with
+	// its text-format arguments and the caller. The benchmark harness uses
+	// it to send the gateway's exact SQL straight through pgx.
+	Observe func(sql string, args [][]byte, caller db.Caller)
 }
 
 // API is the /rest/v1 module.
@@ -40,6 +45,7 @@ type API struct {
 	pool     *pgxpool.Pool
 	verifier *token.Verifier
 	log      *slog.Logger
+	observe  func(sql string, args [][]byte, caller db.Caller)
 	cache    atomic.Pointer[schema.Cache]
 	// gen counts schema cache loads; statements prepared under an older
 	// generation are deallocated before a connection's next request.
@@ -58,7 +64,7 @@ func New(ctx context.Context, d Deps) (*API, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log}
+	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe}
 	if err := a.Reload(ctx); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,49 @@
+// Command benchhttp runs the gateway-vs-floor benchmark (pkg/benchhttp):
+// go tool task bench:http, or go run ./cmd/benchhttp -h.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+
+	"github.com/labelbase/labelbase/pkg/benchhttp"
+)
+
+func main() {
+	o := benchhttp.Defaults()
+	flag.IntVar(&o.Workers, "workers", o.Workers, "concurrent clients per side")
+	flag.IntVar(&o.PoolSize, "pool", o.PoolSize, "connections of the gateway's REST pool and of the floor's pool")
+	flag.IntVar(&o.Rounds, "rounds", o.Rounds, "interleaved rounds per scenario")
+	flag.DurationVar(&o.Phase, "phase", o.Phase, "length of one side's phase in a round")
+	flag.IntVar(&o.Dataset.Labels, "labels", o.Dataset.Labels, "generated labels (beside the demo catalogue)")
+	flag.IntVar(&o.Dataset.ReleasesPerLabel, "releases-per-label", o.Dataset.ReleasesPerLabel, "releases of each generated label")
+	flag.StringVar(&o.Only, "only", "", "run only the scenarios whose name contains this")
+	flag.StringVar(&o.DatabaseURL, "database-url", "", "an empty database to use instead of a throwaway cluster")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run here")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchhttp:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "benchhttp:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	o.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if _, err := benchhttp.Run(ctx, o); err != nil {
+		fmt.Fprintln(os.Stderr, "benchhttp:", err)
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,380 @@
+package benchhttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/labelbase/labelbase/pkg/app"
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/token"
+)
+
+// Options shape a run.
+type Options struct {
+	// DatabaseURL is an empty database to use; "" starts a throwaway
+	// cluster.
+	DatabaseURL string
+	Dataset     Dataset
+	// Workers are concurrent clients per side; PoolSize the connections
+	// of the gateway's REST pool and of the floor's pool alike.
+	Workers, PoolSize int
+	// Rounds alternate gateway and floor phases of Phase each.
+	Rounds int
+	Phase  time.Duration
+	// MaxOps bounds each phase's requests whatever the time.
+	MaxOps int
+	// Only runs the scenarios whose name contains it.
+	Only string
+	Out  io.Writer
+	Log  *slog.Logger
+}
+
+// Defaults are the figures docs/performance.md records.
+func Defaults() Options {
+	return Options{
+		Dataset: Dataset{Labels: 2000, ReleasesPerLabel: 50, Follows: 100},
+		Workers: 16, PoolSize: 10, Rounds: 5, Phase: 2 * time.Second, MaxOps: 500000,
+		Out: os.Stdout, Log: slog.New(slog.DiscardHandler),
+	}
+}
+
+// Result is one scenario's figures.
+type Result struct {
+	Name           string
+	Gateway, Floor Side
+}
+
+// Ratio is gateway throughput over floor throughput.
+func (r Result) Ratio() float64 {
+	if r.Floor.RPS == 0 {
+		return 0
+	}
+	return r.Gateway.RPS / r.Floor.RPS
+}
+
+// Side is one side's throughput and latency percentiles.
+type Side struct {
+	Ops           int
+	RPS           float64
+	P50, P95, P99 time.Duration
+}
+
+// scenario is one request, and the SQL the gateway sent for it.
+type scenario struct {
+	name   string
+	member bool
+	method string
+	path   string
+	body   string
+	prefer string
+	status int
+	// captured by the statement observer during the warm-up request
+	sql  string
+	args [][]byte
+}
+
+// ok says whether a status is the expected one; 0 expects any 2xx (an
+// upsert answers 201 the first time and 200 after).
+func (s *scenario) ok(status int) bool {
+	if s.status == 0 {
+		return status >= 200 && status < 300
+	}
+	return status == s.status
+}
+
+const secret = "bench-secret-bench-secret-bench-secret-0123"
+
+// Run sets up the database and the gateway, then measures every scenario.
+func Run(ctx context.Context, o Options) ([]Result, error) {
+	url, stop := o.DatabaseURL, func() {}
+	if url == "" {
+		var err error
+		if url, stop, err = startDatabase(ctx, o.Log); err != nil {
+			return nil, err
+		}
+	} else if err := migrateUp(url); err != nil {
+		return nil, err
+	}
+	defer stop()
+
+	owner, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer owner.Close()
+	fx, err := load(ctx, owner, o.Dataset)
+	if err != nil {
+		return nil, err
+	}
+
+	cfg, err := config.Load(func(k string) string {
+		return map[string]string{
+			"DATABASE_URL": url, "JWT_SECRET": secret, "CRAWL_DISABLED": "true",
+			"DB_POOL_SIZE": fmt.Sprint(o.PoolSize), "LOG_LEVEL": "error",
+		}[k]
+	})
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	var last struct {
+		sql  string
+		args [][]byte
+	}
+	a, err := app.New(ctx, cfg, o.Log, app.WithStatementObserver(func(sql string, args [][]byte, _ db.Caller) {
+		mu.Lock()
+		last.sql, last.args = sql, args
+		mu.Unlock()
+	}))
+	if err != nil {
+		return nil, err
+	}
+	defer a.Close()
+	srv := httptest.NewServer(a.Handler)
+	defer srv.Close()
+
+	now := time.Now()
+	memberTok, err := token.Sign(secret, jwt.MapClaims{"sub": fx.user, "role": "authenticated", "aud": "authenticated",
+		"iat": now.Unix(), "exp": now.Add(24 * time.Hour).Unix()})
+	if err != nil {
+		return nil, err
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Workers * 2, MaxConnsPerHost: o.Workers * 2}}
+	send := func(s *scenario) (int, error) {
+		var body io.Reader
+		if s.body != "" {
+			body = strings.NewReader(s.body)
+		}
+		req, err := http.NewRequestWithContext(ctx, s.method, srv.URL+s.path, body)
+		if err != nil {
+			return 0, err
+		}
+		req.Header.Set("apikey", cfg.AnonKey)
+		if s.member {
+			req.Header.Set("Authorization", "Bearer "+memberTok)
+		}
+		if s.body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if s.prefer != "" {
+			req.Header.Set("Prefer", s.prefer)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode, nil
+	}
+
+	floors := map[bool]*pgxpool.Pool{}
+	for _, member := range []bool{false, true} {
+		p, err := floorPool(ctx, url, o.PoolSize, member, fx.user)
+		if err != nil {
+			return nil, err
+		}
+		defer p.Close()
+		floors[member] = p
+	}
+
+	fmt.Fprintf(o.Out, "# gateway vs floor: %s\n", machine(ctx, owner))
+	fmt.Fprintf(o.Out, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
+		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
+	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | ratio | gateway p50 / p95 / p99 | floor p50 / p95 / p99 |")
+	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---|---|")
+	var out []Result
+	for _, s := range scenarios(fx) {
+		if o.Only != "" && !strings.Contains(s.name, o.Only) {
+			continue
+		}
+		// Warm-up: one request through the gateway captures its SQL.
+		st, err := send(s)
+		if err != nil {
+			return nil, fmt.Errorf("bench: %s: %w", s.name, err)
+		}
+		if !s.ok(st) {
+			return nil, fmt.Errorf("bench: %s: status %d, want %d", s.name, st, s.status)
+		}
+		mu.Lock()
+		s.sql, s.args = last.sql, last.args
+		mu.Unlock()
+		floor := floors[s.member]
+		gwOp := func() error {
+			st, err := send(s)
+			if err == nil && !s.ok(st) {
+				err = fmt.Errorf("status %d", st)
+			}
+			return err
+		}
+		floorOp := func() error { return floorExec(ctx, floor, s.sql, s.args) }
+		if err := floorOp(); err != nil {
+			return nil, fmt.Errorf("bench: %s: floor: %w", s.name, err)
+		}
+		var gw, fl []time.Duration
+		var gwTime, flTime time.Duration
+		for r := 0; r < o.Rounds; r++ {
+			d, lat, err := phase(ctx, o, gwOp)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s: gateway: %w", s.name, err)
+			}
+			gw, gwTime = append(gw, lat...), gwTime+d
+			d, lat, err = phase(ctx, o, floorOp)
+			if err != nil {
+				return nil, fmt.Errorf("bench: %s: floor: %w", s.name, err)
+			}
+			fl, flTime = append(fl, lat...), flTime+d
+		}
+		res := Result{Name: s.name, Gateway: summarise(gw, gwTime), Floor: summarise(fl, flTime)}
+		out = append(out, res)
+		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
+			pcts(res.Gateway), pcts(res.Floor))
+	}
+	return out, nil
+}
+
+// phase runs op from o.Workers goroutines for o.Phase (at most o.MaxOps
+// operations) and returns the elapsed time and every latency.
+func phase(ctx context.Context, o Options, op func() error) (time.Duration, []time.Duration, error) {
+	var n atomic.Int64
+	var firstErr atomic.Pointer[error]
+	deadline := time.Now().Add(o.Phase)
+	lats := make([][]time.Duration, o.Workers)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < o.Workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for time.Now().Before(deadline) && n.Add(1) <= int64(o.MaxOps) && ctx.Err() == nil {
+				t := time.Now()
+				if err := op(); err != nil {
+					firstErr.CompareAndSwap(nil, &err)
+					return
+				}
+				lats[w] = append(lats[w], time.Since(t))
+			}
+		}(w)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if e := firstErr.Load(); e != nil {
+		return 0, nil, *e
+	}
+	var all []time.Duration
+	for _, l := range lats {
+		all = append(all, l...)
+	}
+	return elapsed, all, ctx.Err()
+}
+
+func summarise(lat []time.Duration, total time.Duration) Side {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	s := Side{Ops: len(lat)}
+	if total > 0 {
+		s.RPS = float64(len(lat)) / total.Seconds()
+	}
+	at := func(p float64) time.Duration {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	s.P50, s.P95, s.P99 = at(0.50), at(0.95), at(0.99)
+	return s
+}
+
+func pcts(s Side) string {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
+	return ms(s.P50) + " / " + ms(s.P95) + " / " + ms(s.P99) + " ms"
+}
+
+// floorPool is the floor's pool: role and claims set once per connection,
+// as a hand-written service would, so each request is one prepared
+// statement and one round trip.
+func floorPool(ctx context.Context, url string, size int, member bool, user string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MaxConns = int32(size)
+	role, claims := "anon", `{"role":"anon"}`
+	if member {
+		role, claims = "authenticated", fmt.Sprintf(`{"sub":%q,"role":"authenticated","aud":"authenticated"}`, user)
+	}
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		_, err := c.Exec(ctx, "SELECT set_config('role', $1, false), set_config('request.jwt.claims', $2, false)", role, claims)
+		return err
+	}
+	return pgxpool.NewWithConfig(ctx, cfg)
+}
+
+// floorExec runs sql with text arguments as a statement prepared once per
+// connection (the same text-typed parameters the gateway binds).
+func floorExec(ctx context.Context, pool *pgxpool.Pool, sql string, args [][]byte) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	pc := conn.Conn().PgConn()
+	names, _ := pc.CustomData()["bench.stmts"].(map[string]string)
+	if names == nil {
+		names = map[string]string{}
+		pc.CustomData()["bench.stmts"] = names
+	}
+	name, ok := names[sql]
+	if !ok {
+		name = fmt.Sprintf("floor%d", len(names)+1)
+		oids := make([]uint32, len(args))
+		for i := range oids {
+			oids[i] = 25
+		}
+		if _, err := pc.Prepare(ctx, name, sql, oids); err != nil {
+			return err
+		}
+		names[sql] = name
+	}
+	res := pc.ExecPrepared(ctx, name, args, nil, nil).Read()
+	if res.Err != nil {
+		return res.Err
+	}
+	if len(res.Rows) != 1 {
+		return errors.New("floor: want one row")
+	}
+	return nil
+}
+
+// machine describes where the figures come from.
+func machine(ctx context.Context, pool *pgxpool.Pool) string {
+	var pg string
+	_ = pool.QueryRow(ctx, "SHOW server_version").Scan(&pg)
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range bytes.Split(b, []byte("\n")) {
+			if k, v, ok := strings.Cut(string(line), ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d cores (GOMAXPROCS %d), %s, PostgreSQL %s", cpu, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), pg)
+}
