@@ -1,12 +1,23 @@
 // Parity: relationship resolution and computed columns, as PostgREST 14.
-// (Self-reference hints and relationships through views are not supported
-// yet: docs/parity.md.)
+// (Self-reference hints: see docs/parity.md.)
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 
 import { client } from './support.mjs'
 
 const db = client()
+
+test('embedding through a view keeps the table relationships', async () => {
+  const res = await db.from('channel_messages').select('id, channels(slug)').eq('id', 2).single()
+  assert.equal(res.error, null, JSON.stringify(res.error))
+  assert.deepEqual(res.data, { id: 2, channels: { slug: 'random' } })
+  const rev = await db.from('channels').select('slug, channel_messages(id)').eq('id', 2).single()
+  assert.equal(rev.error, null, JSON.stringify(rev.error))
+  assert.deepEqual(rev.data, { slug: 'random', channel_messages: [{ id: 2 }] })
+  const user = await db.from('users').select('username, channel_messages(id)').eq('username', 'kiwicopple').single()
+  assert.equal(user.error, null, JSON.stringify(user.error))
+  assert.deepEqual(user.data, { username: 'kiwicopple', channel_messages: [{ id: 3 }] })
+})
 
 test('!inner on a many-to-many embed filters the parents', async () => {
   const res = await db.from('messages').select('id, tags!inner(name)').eq('tags.name', 'greeting').order('id')

@@ -185,6 +185,9 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	if err := loadUniques(ctx, tx, c, schemas); err != nil {
 		return nil, err
 	}
+	if err := loadViewRelations(ctx, tx, c, schemas); err != nil {
+		return nil, err
+	}
 	c.Link()
 	if err := loadFuncs(ctx, tx, c, schemas); err != nil {
 		return nil, err
