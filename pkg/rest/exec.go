@@ -2,6 +2,7 @@ package rest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -121,6 +122,7 @@ const (
 	stepOther   stepKind = iota // BEGIN, COMMIT, setup, deallocate
 	stepPrepare                 // a statement being prepared
 	stepMain                    // the main statement, whose row is the result
+	stepCount                   // EXPLAIN whose estimate is the planned count
 )
 
 func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result, error) {
@@ -161,6 +163,9 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		steps = append(steps, step{kind: kind})
 	}
 	send(db.SetupSQL, setupArgs, stepOther)
+	if s.stmt.CountSQL != "" && s.plan == nil {
+		send(s.stmt.CountSQL, stringArgs(s.stmt.Args), stepCount)
+	}
 	mainSQL := s.stmt.SQL
 	if s.plan != nil {
 		mainSQL = s.plan.explain(mainSQL)
@@ -176,6 +181,7 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 	}
 
 	var res *result
+	var planned *int64
 	var firstErr error
 	for _, st := range steps {
 		out, err := pl.GetResults()
@@ -190,6 +196,13 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 			} else if sc != nil {
 				sc.add(st.sql, st.name)
 			}
+		case stepCount:
+			rr, ok := out.(*pgconn.ResultReader)
+			if !ok {
+				firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
+				break
+			}
+			planned, firstErr = readEstimate(rr)
 		case stepMain:
 			rr, ok := out.(*pgconn.ResultReader)
 			if !ok {
@@ -223,6 +236,9 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 	if firstErr != nil {
 		a.endTx(ctx, pc, "ROLLBACK")
 		return nil, firstErr
+	}
+	if planned != nil && res != nil {
+		res.total = planned
 	}
 	if implicit {
 		return res, nil
@@ -282,6 +298,29 @@ func readResult(rr *pgconn.ResultReader) (*result, error) {
 		return nil, errors.New("rest: main statement returned no row")
 	}
 	return res, nil
+}
+
+// readEstimate reads the top plan's row estimate from EXPLAIN (FORMAT JSON).
+func readEstimate(rr *pgconn.ResultReader) (*int64, error) {
+	var doc []byte
+	for rr.NextRow() {
+		if v := rr.Values(); len(v) > 0 {
+			doc = append(doc[:0], v[0]...)
+		}
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, err
+	}
+	var plans []struct {
+		Plan struct {
+			Rows float64 `json:"Plan Rows"`
+		} `json:"Plan"`
+	}
+	if err := json.Unmarshal(doc, &plans); err != nil || len(plans) == 0 {
+		return nil, fmt.Errorf("rest: planned count: %w", err)
+	}
+	n := int64(plans[0].Plan.Rows)
+	return &n, nil
 }
 
 // readPlan joins EXPLAIN's output: one JSON document, or text lines.

@@ -163,7 +163,10 @@ func TestGrammarScenarios(t *testing.T) {
 		{name: "range header", method: "GET", path: g + "select=id&order=id", who: "A", hdr: []string{"Range", "1-1", "Range-Unit", "items"}, status: 200, json: `[{"id":2}]`, header: map[string]string{"Content-Range": "1-1/*"}},
 		{name: "range beyond total is 416", method: "GET", path: g + "select=id&offset=10", who: "A", hdr: []string{"Prefer", "count=exact"}, status: 416, code: "PGRST103"},
 		{name: "inverted range header", method: "GET", path: g, who: "A", hdr: []string{"Range", "5-1"}, status: 416, code: "PGRST103"},
-		{name: "head count", method: "HEAD", path: g, who: "A", hdr: []string{"Prefer", "count=planned"}, status: 200, header: map[string]string{"Content-Range": "0-2/3"}},
+		{name: "head count", method: "HEAD", path: g, who: "A", hdr: []string{"Prefer", "count=exact"}, status: 200, header: map[string]string{"Content-Range": "0-2/3"}},
+		// The planner estimates this freshly filled, unanalysed table at more
+		// rows than it has, so the page is partial: 206, as PostgREST.
+		{name: "head planned count", method: "HEAD", path: g, who: "A", hdr: []string{"Prefer", "count=planned"}, status: 206},
 		{name: "single object", method: "GET", path: g + "select=id&id=eq.1", who: "A", hdr: []string{"Accept", "application/vnd.pgrst.object+json"}, status: 200, json: `{"id":1}`},
 		{name: "single object, many rows", method: "GET", path: g + "select=id", who: "A", hdr: []string{"Accept", "application/vnd.pgrst.object+json"}, status: 406, code: "PGRST116", has: []string{"The result contains 3 rows"}},
 		{name: "nulls stripped", method: "GET", path: g + "select=id,data&id=eq.3", who: "A", hdr: []string{"Accept", "application/vnd.pgrst.array+json;nulls=stripped"}, status: 200, json: `[{"id":3}]`},

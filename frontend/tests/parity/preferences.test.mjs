@@ -128,3 +128,14 @@ test('counts on RPC: POST, GET, HEAD and a scalar', async () => {
   assert.equal(scalar.data, 'ONLINE')
   assert.equal(scalar.count, 1)
 })
+
+test('count=planned is the planner estimate; with head and a page below it, 206', async () => {
+  const res = await db.from('messages').select('id', { count: 'planned', head: true })
+  assert.equal(res.error, null, JSON.stringify(res.error))
+  assert.ok(Number.isInteger(res.count) && res.count > 0, `planned count ${res.count}`)
+  const r = await raw('/rest/v1/messages?select=id&limit=1', { headers: { Prefer: 'count=planned' } })
+  assert.equal(r.status, 206)
+  assert.match(r.headers.get('content-range'), /^0-0\/\d+$/)
+  const est = await db.from('messages').select('id', { count: 'estimated' })
+  assert.equal(est.count, 4)
+})

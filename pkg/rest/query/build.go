@@ -22,6 +22,9 @@ import (
 type Statement struct {
 	SQL  string
 	Args []*string
+	// CountSQL, when set, is an EXPLAIN (FORMAT JSON) over the same
+	// arguments whose top plan's row estimate is the total.
+	CountSQL string
 }
 
 // Builder accumulates bind values while SQL is generated.

@@ -28,6 +28,9 @@ type ReadOpts struct {
 	StripNulls bool
 	// Format is the body's representation.
 	Format Format
+	// Planned makes Count the planner's estimate (Prefer: count=planned)
+	// instead of an exact count.
+	Planned bool
 	// Limit and Offset are the root's effective page (query and Range
 	// header combined).
 	Limit, Offset *int64
@@ -129,8 +132,20 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	}
 	inner := "SELECT " + selSQL + from + whereSQL + group + ord + pageSQL(o.Limit, o.Offset)
 	total := "NULL"
-	if o.Count {
+	countSQL := ""
+	switch {
+	case o.Count && o.Planned:
+		// Prefer: count=planned: the planner's estimate of the same rows,
+		// from an EXPLAIN pipelined before the statement (as PostgREST).
+		with := ""
+		if len(tg.CTEs) > 0 {
+			with = "WITH " + strings.Join(tg.CTEs, ", ") + " "
+		}
+		countSQL = "EXPLAIN (FORMAT JSON) " + with + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL
+	case o.Count:
 		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"
 	}
-	return b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.Format, tg.ScalarColumn), inner)), nil
+	st := b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.Format, tg.ScalarColumn), inner))
+	st.CountSQL = countSQL
+	return st, nil
 }
