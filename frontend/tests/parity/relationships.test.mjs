@@ -1,11 +1,25 @@
 // Parity: relationship resolution and computed columns, as PostgREST 14.
-// (Self-reference hints: see docs/parity.md.)
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 
 import { client } from './support.mjs'
 
 const db = client()
+
+test('self-reference: the FK column embeds the parent, the table name (or table!column) the children', async () => {
+  const res = await db
+    .from('messages')
+    .select('id, reply_to(id), replies:messages!reply_to(id), children:messages(id)')
+    .in('id', [1, 3])
+    .order('id')
+    .order('id', { referencedTable: 'replies' })
+    .order('id', { referencedTable: 'children' })
+  assert.equal(res.error, null, JSON.stringify(res.error))
+  assert.deepEqual(res.data, [
+    { id: 1, reply_to: null, replies: [{ id: 3 }, { id: 4 }], children: [{ id: 3 }, { id: 4 }] },
+    { id: 3, reply_to: { id: 1 }, replies: [], children: [] },
+  ])
+})
 
 test('embedding through a view keeps the table relationships', async () => {
   const res = await db.from('channel_messages').select('id, channels(slug)').eq('id', 2).single()
@@ -56,4 +70,23 @@ test('spread of a to-one embed', async () => {
   const res = await db.from('messages').select('id, ...users(username, status)').eq('id', 2).single()
   assert.equal(res.error, null, JSON.stringify(res.error))
   assert.deepEqual(res.data, { id: 2, username: 'supabot', status: 'ONLINE' })
+})
+
+test('PGRST201 lists the candidates in PostgREST\u2019s order and words', async () => {
+  const res = await db.from('best_friends').select('users(username)')
+  assert.equal(res.status, 300)
+  assert.deepEqual(res.error, {
+    code: 'PGRST201',
+    details: ['first_user', 'second_user', 'third_wheel'].map((col) => ({
+      cardinality: 'many-to-one',
+      embedding: 'best_friends with users',
+      relationship: `best_friends_${col}_fkey using best_friends(${col}) and users(username)`,
+    })),
+    hint: "Try changing 'users' to one of the following: 'users!best_friends_first_user_fkey', 'users!best_friends_second_user_fkey', 'users!best_friends_third_wheel_fkey'. Find the desired relationship in the 'details' key.",
+    message: "Could not embed because more than one relationship was found for 'best_friends' and 'users'",
+  })
+  const back = await db.from('users').select('best_friends(id)')
+  assert.equal(back.status, 300)
+  assert.equal(back.error.details[0].cardinality, 'one-to-many')
+  assert.equal(back.error.details[0].relationship, 'best_friends_first_user_fkey using users(username) and best_friends(first_user)')
 })

@@ -51,10 +51,15 @@ func (r rel) cardinality() string {
 	return "one-to-many"
 }
 
+// describe is PostgREST's text for a relationship in PGRST201 details,
+// from the embedding table's side: "fk using parent(cols) and target(cols)".
 func (r rel) describe() string {
 	if r.jn != nil {
 		return fmt.Sprintf("%s using %s(%s) and %s(%s)", r.jn.Table.Name, r.jn.Src.Name, strings.Join(r.jn.Src.FromCols, ", "),
 			r.jn.Dst.Name, strings.Join(r.jn.Dst.FromCols, ", "))
+	}
+	if !r.forward {
+		return fmt.Sprintf("%s using %s(%s) and %s(%s)", r.fk.Name, r.fk.To.Name, strings.Join(r.fk.ToCols, ", "), r.fk.From.Name, strings.Join(r.fk.FromCols, ", "))
 	}
 	return fmt.Sprintf("%s using %s(%s) and %s(%s)", r.fk.Name, r.fk.From.Name, strings.Join(r.fk.FromCols, ", "), r.fk.To.Name, strings.Join(r.fk.ToCols, ", "))
 }
@@ -85,14 +90,22 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 			return rel{fn: f, single: f.SingleRow()}, nil
 		}
 	}
-	var cands []rel
+	// Candidates in PostgREST's order (as its PGRST201 details list them):
+	// one-to-many, then many-to-one, then many-to-many.
+	var fwd, cands []rel
 	for _, fk := range parent.FKs {
 		target := b.Cache.Tables[fk.To]
 		if target == nil {
 			continue
 		}
-		if target.Name == e.Name || fk.Name == e.Name || (len(fk.FromCols) == 1 && fk.FromCols[0] == e.Name) {
-			cands = append(cands, rel{fk: fk, forward: true, single: true})
+		byTable := target.Name == e.Name && target != parent
+		byColumn := len(fk.FromCols) == 1 && fk.FromCols[0] == e.Name && target.Kind != "v" && target.Kind != "m"
+		// As PostgREST: a table's foreign key to itself is many-to-one only
+		// by its column or constraint name (reply_to(...)); the table's own
+		// name (or table!column) embeds the children. A column as the target
+		// never considers views.
+		if byTable || fk.Name == e.Name || byColumn {
+			fwd = append(fwd, rel{fk: fk, forward: true, single: true})
 		}
 	}
 	for _, fk := range parent.Refs {
@@ -104,6 +117,7 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 			cands = append(cands, rel{fk: fk, single: fk.OneToOne})
 		}
 	}
+	cands = append(cands, fwd...)
 	for _, jn := range b.Cache.Junctions(parent) {
 		if jn.Dst.To.Name == e.Name {
 			cands = append(cands, rel{fk: jn.Src, jn: &jn})
