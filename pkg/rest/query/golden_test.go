@@ -233,6 +233,17 @@ func TestAggregateGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Fprintf(&sb, "### csv body\nGET /labels?select=id,label_name (Accept: text/csv)\n---\n%s\n\n", render(st))
+	st, err = NewBuilder(c).Read(Target{Table: c.Table("public", "labels")}, req, ReadOpts{Format: FormatGeoJSON})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&sb, "### geojson body\nGET /labels?select=id,label_name (Accept: application/geo+json)\n---\n%s\n\n", render(st))
+	preq, _ := Parse([]Pair{{Key: "select", Value: "id"}, {Key: "label_name", Value: "like.a*"}}, nil)
+	st, err = NewBuilder(c).Read(Target{Table: c.Table("public", "labels")}, preq, ReadOpts{Count: true, Planned: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&sb, "### planned count\nGET /labels?select=id&label_name=like.a* (Prefer: count=planned)\n---\n%s\n-- count: %s\n\n", render(st), st.CountSQL)
 	checkGolden(t, "aggregate.golden", sb.String())
 
 	// A bad aggregate name is a parse error, whatever the setting.
