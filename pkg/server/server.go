@@ -45,7 +45,7 @@ func New(d Deps) *echo.Echo {
 	e.HTTPErrorHandler = errorHandler(d.Log)
 
 	e.Pre(requestID(), securityHeaders())
-	e.Use(accessLog(d.Log), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
+	e.Use(accessLog(d.Log), compressResponses(e.HTTPErrorHandler), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
 
 	e.GET("/health", health(d.Pool))
 	keys := apiKeys(d.Config.AnonKey, d.Config.ServiceRoleKey)

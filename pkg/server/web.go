@@ -48,6 +48,11 @@ func registerWeb(e *echo.Echo, files fs.FS, cfg *config.Config) {
 				if ct == "" {
 					ct = http.DetectContentType(b)
 				}
+				if enc, zb := precompressed(files, p, c.Request().Header.Get("Accept-Encoding")); zb != nil {
+					h.Set("Content-Encoding", enc)
+					h.Add("Vary", "Accept-Encoding")
+					return c.Blob(http.StatusOK, ct, zb)
+				}
 				return c.Blob(http.StatusOK, ct, b)
 			}
 			if strings.HasPrefix(p, "assets/") {
@@ -70,4 +75,21 @@ func injectRuntimeConfig(index []byte, cfg *config.Config) []byte {
 	safe := strings.ReplaceAll(string(js), "</", `<\/`)
 	script := "<script>window.__LABELBASE__=" + safe + "</script>"
 	return bytes.Replace(index, []byte(runtimeConfigMarker), []byte(script), 1)
+}
+
+// precompressed returns the build's .br or .gz twin of file p (written by
+// frontend/scripts/precompress.mjs) when the client accepts that encoding,
+// brotli first: it is smaller, and compressing at build time costs nothing
+// per request. A file without a twin is served as it is (the compression
+// middleware may still gzip it).
+func precompressed(files fs.FS, p, acceptEncoding string) (string, []byte) {
+	for _, enc := range []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !acceptsEncoding(acceptEncoding, enc.name) {
+			continue
+		}
+		if b, err := fs.ReadFile(files, p+enc.ext); err == nil {
+			return enc.name, b
+		}
+	}
+	return "", nil
 }
