@@ -52,9 +52,11 @@ func (s *Scheduler) Run(ctx context.Context) {
 		<-ctx.Done()
 		return
 	}
-	if !s.catchUp(ctx, c) {
+	ok, last := s.catchUp(ctx, c)
+	if !ok {
 		return
 	}
+	var backoff time.Duration
 	for {
 		next, err := nextRun(s.now(), s.cfg.CrawlAt)
 		if err != nil {
@@ -62,20 +64,46 @@ func (s *Scheduler) Run(ctx context.Context) {
 			<-ctx.Done()
 			return
 		}
+		// Offline, try again sooner than tomorrow, but less and less often.
+		backoff = unreachableBackoff(last, backoff)
+		if backoff > 0 {
+			if retry := s.now().Add(backoff); retry.Before(next) {
+				next = retry
+			}
+		}
 		s.log.Info("next crawl scheduled", "at", next)
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.after(next.Sub(s.now())):
 		}
-		_, err = c.RunOnce(ctx, nil)
-		s.report(ctx, err)
+		_, last = c.RunOnce(ctx, nil)
+		s.report(ctx, last)
 	}
 }
 
+// Retries after Bandcamp was unreachable start at RetryUnreachable and
+// double up to MaxRetryUnreachable (the daily pass still comes first).
+const (
+	RetryUnreachable    = 15 * time.Minute
+	MaxRetryUnreachable = 8 * time.Hour
+)
+
+// unreachableBackoff is the wait before retrying after a pass that ended
+// with err, given the previous wait; 0 means wait for the daily pass.
+func unreachableBackoff(err error, prev time.Duration) time.Duration {
+	if !errors.Is(err, ErrUnreachable) {
+		return 0
+	}
+	if prev <= 0 {
+		return RetryUnreachable
+	}
+	return min(prev*2, MaxRetryUnreachable)
+}
+
 // catchUp runs the catch-up pass if one is due. It returns false when ctx
-// ended.
-func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
+// ended, and the pass's error (nil if none ran).
+func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) (bool, error) {
 	delay := s.opts.CatchUpDelay
 	if delay <= 0 {
 		delay = s.cfg.CrawlCatchUpDelay
@@ -87,13 +115,13 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 	last, ok, err := c.store.lastSucceeded(ctx)
 	if err != nil {
 		s.log.Error("cannot tell when the last crawl succeeded; no catch-up", "err", err)
-		return ctx.Err() == nil
+		return ctx.Err() == nil, nil
 	}
 	if !catchUpDue(last, ok, now) {
-		return true
+		return true, nil
 	}
 	if next, err := nextRun(now, s.cfg.CrawlAt); err == nil && !now.Add(delay).Before(next) {
-		return true // the daily pass comes first
+		return true, nil // the daily pass comes first
 	}
 	attrs := []any{"in", delay}
 	if ok {
@@ -102,16 +130,16 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 	s.log.Info("no crawl succeeded in the last day; catching up", attrs...)
 	select {
 	case <-ctx.Done():
-		return false
+		return false, nil
 	case <-s.after(delay):
 	}
 	_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
 	if errors.Is(err, errFresh) {
 		s.log.Info("another gateway has caught up; skipped")
-		return ctx.Err() == nil
+		return ctx.Err() == nil, nil
 	}
 	s.report(ctx, err)
-	return ctx.Err() == nil
+	return ctx.Err() == nil, err
 }
 
 // catchUpDue reports whether a starting Scheduler should catch up, given
@@ -125,7 +153,7 @@ func (s *Scheduler) report(ctx context.Context, err error) {
 	case errors.Is(err, ErrBusy):
 		s.log.Info("another gateway is crawling; skipped")
 	case errors.Is(err, ErrStopped):
-		s.log.Warn("crawl stopped early", "err", err)
+		// The pass logged its summary and why it stopped.
 	case err != nil && ctx.Err() == nil:
 		s.log.Error("crawl failed", "err", err)
 	}
