@@ -12,6 +12,7 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -51,7 +52,7 @@ func (a *API) authenticate(r *http.Request) (*caller, error) {
 	tok = strings.TrimSpace(tok)
 	switch {
 	case tok == "":
-		return nil, jwtError("PGRST301", "Empty JWT is sent in Authorization header", nil)
+		return nil, jwtError(pgrst.CodeJWTInvalid, "Empty JWT is sent in Authorization header", nil)
 	case keyIs(tok, a.cfg.AnonKey):
 		return &caller{role: anon, claims: roleClaims(anon)}, nil
 	case keyIs(tok, a.cfg.ServiceRoleKey):
@@ -59,24 +60,24 @@ func (a *API) authenticate(r *http.Request) (*caller, error) {
 	}
 	parts := strings.Split(tok, ".")
 	if len(parts) != 3 {
-		return nil, jwtError("PGRST301", fmt.Sprintf("Expected 3 parts in JWT; got %d", len(parts)), nil)
+		return nil, jwtError(pgrst.CodeJWTInvalid, fmt.Sprintf("Expected 3 parts in JWT; got %d", len(parts)), nil)
 	}
 	hdr, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[0], "="))
 	var head struct {
 		Alg string `json:"alg"`
 	}
 	if err != nil || json.Unmarshal(hdr, &head) != nil {
-		return nil, jwtError("PGRST301", "JWT couldn't be decoded", nil)
+		return nil, jwtError(pgrst.CodeJWTInvalid, "JWT couldn't be decoded", nil)
 	}
 	if head.Alg != "HS256" {
-		return nil, jwtError("PGRST301", "Wrong or unsupported encoding algorithm", "JWT algorithm "+strconv.Quote(head.Alg)+" is not allowed; only HS256 is accepted")
+		return nil, jwtError(pgrst.CodeJWTInvalid, "Wrong or unsupported encoding algorithm", "JWT algorithm "+strconv.Quote(head.Alg)+" is not allowed; only HS256 is accepted")
 	}
 	v, err := a.verifier.Verify(tok)
 	if err != nil {
 		return nil, mapTokenError(err)
 	}
 	if !db.AllowedRoles[v.Role] {
-		return nil, jwtError("PGRST303", "JWT role is not allowed", fmt.Sprintf("role %q is not one of anon, authenticated, service_role", v.Role))
+		return nil, jwtError(pgrst.CodeJWTClaims, "JWT role is not allowed", fmt.Sprintf("role %q is not one of anon, authenticated, service_role", v.Role))
 	}
 	return &caller{role: v.Role, claims: v.JSON}, nil
 }
@@ -84,19 +85,19 @@ func (a *API) authenticate(r *http.Request) (*caller, error) {
 func mapTokenError(err error) *apierr.Error {
 	switch {
 	case errors.Is(err, token.ErrExpired):
-		return jwtError("PGRST303", "JWT expired", nil)
+		return jwtError(pgrst.CodeJWTClaims, "JWT expired", nil)
 	case errors.Is(err, token.ErrAudience):
-		return jwtError("PGRST303", "JWT not in audience", nil)
+		return jwtError(pgrst.CodeJWTClaims, "JWT not in audience", nil)
 	case errors.Is(err, token.ErrNotYetValid):
-		return jwtError("PGRST303", "JWT not yet valid", nil)
+		return jwtError(pgrst.CodeJWTClaims, "JWT not yet valid", nil)
 	case errors.Is(err, token.ErrIssuedInFuture):
-		return jwtError("PGRST303", "JWT issued at future", nil)
+		return jwtError(pgrst.CodeJWTClaims, "JWT issued at future", nil)
 	case errors.Is(err, token.ErrClaims):
-		return jwtError("PGRST303", "Parsing claims failed", nil)
+		return jwtError(pgrst.CodeJWTClaims, "Parsing claims failed", nil)
 	case errors.Is(err, token.ErrSignature):
-		return jwtError("PGRST301", "JWT cryptographic operation failed", nil)
+		return jwtError(pgrst.CodeJWTInvalid, "JWT cryptographic operation failed", nil)
 	default:
-		return jwtError("PGRST301", "JWT couldn't be decoded", nil)
+		return jwtError(pgrst.CodeJWTInvalid, "JWT couldn't be decoded", nil)
 	}
 }
 

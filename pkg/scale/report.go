@@ -2,6 +2,7 @@ package scale
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/labelbase/labelbase/pkg/db"
 )
 
 // call is one procedure call as the app makes it; %s is the user's id.
@@ -90,24 +92,23 @@ func Report(ctx context.Context, databaseURL string, w io.Writer) ([]Result, err
 		res := Result{Name: c.name, Best: time.Hour}
 		for i := 0; i < 5; i++ {
 			plans = plans[:0]
-			tx, err := conn.Begin(ctx)
-			if err != nil {
-				return nil, err
-			}
-			if _, err := tx.Exec(ctx, "SELECT set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)", claims); err != nil {
-				tx.Rollback(ctx)
-				return nil, err
-			}
-			start := time.Now()
-			rows, err := tx.Query(ctx, q)
-			if err == nil {
-				for rows.Next() {
+			var d time.Duration
+			// As the gateway runs it: the same setup statement, as the user.
+			err := db.AsCaller(ctx, conn, member(claims), func(tx pgx.Tx) error {
+				start := time.Now()
+				rows, err := tx.Query(ctx, q)
+				if err == nil {
+					for rows.Next() {
+					}
+					err = rows.Err()
 				}
-				err = rows.Err()
-			}
-			d := time.Since(start)
-			tx.Rollback(ctx)
-			if err != nil {
+				d = time.Since(start)
+				if err != nil {
+					return err
+				}
+				return errRollback
+			})
+			if !errors.Is(err, errRollback) {
 				return nil, fmt.Errorf("scale: %s: %w", c.name, err)
 			}
 			if d < res.Best {
@@ -141,27 +142,40 @@ var executionTime = regexp.MustCompile(`Execution Time: ([0-9.]+ ms)`)
 // explainTime runs EXPLAIN ANALYZE of the call as the user and returns
 // PostgreSQL's own execution time.
 func explainTime(ctx context.Context, conn *pgx.Conn, claims, q string) (string, error) {
-	tx, err := conn.Begin(ctx)
-	if err != nil {
-		return "", err
-	}
-	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "SELECT set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)", claims); err != nil {
-		return "", err
-	}
-	rows, err := tx.Query(ctx, "EXPLAIN ANALYZE "+q)
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var line string
-		if err := rows.Scan(&line); err != nil {
-			return "", err
+	var took string
+	err := db.AsCaller(ctx, conn, member(claims), func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, "EXPLAIN ANALYZE "+q)
+		if err != nil {
+			return err
 		}
-		if m := executionTime.FindStringSubmatch(line); m != nil {
-			return m[1], nil
+		defer rows.Close()
+		for rows.Next() {
+			var line string
+			if err := rows.Scan(&line); err != nil {
+				return err
+			}
+			if m := executionTime.FindStringSubmatch(line); m != nil {
+				took = m[1]
+			}
 		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if took == "" {
+			return errors.New("no execution time in the plan")
+		}
+		return errRollback
+	})
+	if !errors.Is(err, errRollback) {
+		return "", err
 	}
-	return "", fmt.Errorf("no execution time in the plan: %w", rows.Err())
+	return took, nil
+}
+
+// errRollback ends a measuring transaction without keeping anything.
+var errRollback = errors.New("scale: roll back")
+
+// member is the signed-in user the report measures as.
+func member(claims string) db.Caller {
+	return db.Caller{Role: "authenticated", Claims: []byte(claims), ReadOnly: true}
 }
