@@ -5,10 +5,8 @@ package query
 // becomes a GROUP BY key.
 
 import (
-	"net/http"
 	"strings"
 
-	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 )
 
@@ -23,21 +21,12 @@ func (b *Builder) aggExpr(l *level, it SelectItem) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if it.Cast != "" {
-			if !castRe.MatchString(it.Cast) {
-				return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "invalid cast %q", it.Cast)
-			}
-			fe = "CAST(" + fe + " AS " + it.Cast + ")"
+		if fe, err = castExpr(fe, it.Cast); err != nil {
+			return "", err
 		}
 		expr = it.Agg + "(" + fe + ")"
 	}
-	if it.AggCast != "" {
-		if !castRe.MatchString(it.AggCast) {
-			return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "invalid cast %q", it.AggCast)
-		}
-		expr = "CAST(" + expr + " AS " + it.AggCast + ")"
-	}
-	return expr, nil
+	return castExpr(expr, it.AggCast)
 }
 
 // groupBySQL is " GROUP BY …" for a level that selects an aggregate: its
@@ -73,8 +62,8 @@ func (b *Builder) groupBySQL(l *level) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if it.Cast != "" {
-				expr = "CAST(" + expr + " AS " + it.Cast + ")"
+			if expr, err = castExpr(expr, it.Cast); err != nil {
+				return "", err
 			}
 			add(expr)
 		}

@@ -436,6 +436,17 @@ func outputName(it SelectItem) string {
 // castRe allows only plain type names; the parser already restricts them.
 var castRe = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
+// castExpr applies a select item's ::type cast, if any.
+func castExpr(expr, cast string) (string, error) {
+	if cast == "" {
+		return expr, nil
+	}
+	if !castRe.MatchString(cast) {
+		return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "invalid cast %q", cast)
+	}
+	return "CAST(" + expr + " AS " + cast + ")", nil
+}
+
 func (b *Builder) selectSQL(l *level) (string, error) {
 	var parts []string
 	ei := 0
@@ -458,11 +469,8 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			if it.Cast != "" {
-				if !castRe.MatchString(it.Cast) {
-					return "", apierr.New(http.StatusBadRequest, pgrst.CodeParse, "invalid cast %q", it.Cast)
-				}
-				expr = "CAST(" + expr + " AS " + it.Cast + ")"
+			if expr, err = castExpr(expr, it.Cast); err != nil {
+				return "", err
 			}
 			parts = append(parts, expr+" AS "+q(outputName(it)))
 		case it.Embed != nil:
@@ -515,8 +523,8 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 				if err != nil {
 					return "", err
 				}
-				if fi.Cast != "" {
-					expr = "CAST(" + expr + " AS " + fi.Cast + ")"
+				if expr, err = castExpr(expr, fi.Cast); err != nil {
+					return "", err
 				}
 				if e.single {
 					parts = append(parts, "(SELECT "+expr+from+") AS "+q(outputName(fi)))
