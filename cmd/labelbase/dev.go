@@ -11,7 +11,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -111,7 +110,8 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		return err
 	}
 	return serve(ctx, cfg, log, func(addr net.Addr) {
-		fmt.Fprintf(stdout, "\nLabelbase is running: %s\n", listenURL(addr))
+		port := addr.(*net.TCPAddr).Port
+		fmt.Fprintf(stdout, "\nLabelbase is running: http://localhost:%d\n", port)
 		fmt.Fprintf(stdout, "Invite code (5 sign-ups, 7 days): %s\n", code)
 		fmt.Fprintf(stdout, "More codes: go run ./cmd/labelbase invite create   •   Stop: Ctrl-C\n\n")
 	})
@@ -169,19 +169,4 @@ func prepareDevData(ctx context.Context, dbURL string, log *slog.Logger) (string
 		return "", err
 	}
 	return c.Code, nil
-}
-
-// listenURL is the URL the server can be opened at: localhost when it
-// listens on every interface, else the address it is bound to (the banner
-// used to say localhost even for LISTEN_ADDR=192.168.1.5:8080).
-func listenURL(addr net.Addr) string {
-	tcp, ok := addr.(*net.TCPAddr)
-	if !ok {
-		return "http://" + addr.String()
-	}
-	host := "localhost"
-	if !tcp.IP.IsUnspecified() && tcp.IP != nil {
-		host = tcp.IP.String()
-	}
-	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
 }

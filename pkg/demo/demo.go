@@ -63,8 +63,8 @@ func Load(ctx context.Context, pool *pgxpool.Pool, now time.Time) (bool, error) 
 		names, urls, tags = append(names, l.Name), append(urls, l.URL), append(tags, l.Tags)
 	}
 	rows, err := tx.Query(ctx, `
-		INSERT INTO public.labels (label_name, label_url, tags, demo)
-		SELECT n, u, ARRAY(SELECT jsonb_array_elements_text(t)), true
+		INSERT INTO public.labels (label_name, label_url, tags)
+		SELECT n, u, ARRAY(SELECT jsonb_array_elements_text(t))
 		  FROM unnest($1::text[], $2::text[], $3::jsonb[]) AS x(n, u, t)
 		RETURNING id, label_url`, names, urls, jsonArrays(tags))
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
@@ -57,13 +56,7 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		// A page that is gone or unreachable today is no reason to drop
 		// releases members may have listened to.
 		p.sum.LabelsFailed++
-		// Unreachable is the network's fault, not the label's: the pass's
-		// summary says it once.
-		lvl := slog.LevelWarn
-		if v.unreachable {
-			lvl = slog.LevelDebug
-		}
-		log.Log(ctx, lvl, "label page unavailable; releases kept", "verdict", v.verdict.String(), "reason", v.reason)
+		log.Warn("label page unavailable; releases kept", "verdict", v.verdict.String(), "reason", v.reason)
 		return nil
 	}
 	entries := listed(base, v, allow)
@@ -167,16 +160,16 @@ func listed(base *url.URL, v visit, allow []string) []entry {
 // readRelease fetches and parses one release page, or returns nil.
 func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandcamp.Release {
 	resp, err := p.client.Get(ctx, u, allow...)
-	pushedBack := errors.Is(err, fetch.ErrBlocked) ||
+	refused := errors.Is(err, fetch.ErrBlocked) ||
 		(err == nil && (resp.Status == http.StatusTooManyRequests || bandcamp.IsChallenge(resp.Body)))
 	if err == nil && resp.Status == http.StatusOK {
 		rel, perr := bandcamp.ParseRelease(resp.Body)
 		if perr == nil {
-			p.observe(answered, u, "")
+			p.observe(false, u, "")
 			return rel
 		}
 		err = perr
-		pushedBack = pushedBack || errors.Is(perr, bandcamp.ErrChallenge)
+		refused = refused || errors.Is(perr, bandcamp.ErrChallenge)
 	}
 	if ctx.Err() == nil && !errors.Is(err, fetch.ErrDisallowed) {
 		reason := "challenge page"
@@ -186,25 +179,14 @@ func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandc
 		case !errors.Is(err, bandcamp.ErrChallenge):
 			reason = err.Error()
 		}
-		o := answered
-		switch {
-		case pushedBack:
-			o = refused
-		case err != nil && unreachableErr(err):
-			o = unreachable
-		}
-		p.observe(o, u, reason)
+		p.observe(refused, u, reason)
 	}
 	p.sum.ReleasePagesFailed++
 	attrs := []any{"url", u, "err", err}
 	if resp != nil {
 		attrs = append(attrs, "status", resp.Status)
 	}
-	lvl := slog.LevelWarn
-	if err != nil && unreachableErr(err) {
-		lvl = slog.LevelDebug
-	}
-	p.log.Log(ctx, lvl, "release page unreadable", attrs...)
+	p.log.Warn("release page unreadable", attrs...)
 	return nil
 }
 

@@ -35,11 +35,6 @@ var ErrBusy = errors.New("ingest: another crawl is running")
 // rest of its work for the next one. Summary.Stopped says why.
 var ErrStopped = errors.New("ingest: pass stopped early")
 
-// ErrUnreachable is ErrStopped because Bandcamp could not be reached at
-// all (DNS, refused or unroutable connections, TLS failures): the machine
-// is probably offline, so the Scheduler backs off before trying again.
-var ErrUnreachable = fmt.Errorf("%w: Bandcamp unreachable", ErrStopped)
-
 // errFresh means a catch-up pass found a recent succeeded pass under the
 // lock and did nothing.
 var errFresh = errors.New("ingest: a recent pass succeeded")
@@ -81,11 +76,6 @@ type Summary struct {
 	// Stopped is why the pass stopped early, leaving queue rows and labels
 	// for the next pass; empty when it ran to the end.
 	Stopped string
-	// Unreachable is set when it stopped because Bandcamp could not be
-	// reached (ErrUnreachable), not because it refused requests.
-	Unreachable bool
-	// QueueLeft is how many submissions remain unprocessed after the pass.
-	QueueLeft int
 }
 
 // LogValue lets a Summary be logged as one group.
@@ -94,8 +84,7 @@ func (s Summary) LogValue() slog.Value {
 		slog.Int("checked", s.Checked), slog.Int("valid", s.Valid), slog.Int("invalid", s.Invalid),
 		slog.Int("retried", s.Retried), slog.Int("labels_crawled", s.LabelsCrawled),
 		slog.Int("labels_failed", s.LabelsFailed), slog.Int("releases_added", s.ReleasesAdded),
-		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed),
-		slog.Int("queue_left", s.QueueLeft)}
+		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed)}
 	if s.Stopped != "" {
 		attrs = append(attrs, slog.String("stopped", s.Stopped))
 	}
@@ -117,10 +106,6 @@ type Options struct {
 	// pass when none succeeded in the last day (default 1 minute), so a
 	// restart loop cannot hammer Bandcamp.
 	CatchUpDelay time.Duration
-	// MaxUnreachable is how many requests in a row may fail to reach
-	// Bandcamp at all before the pass stops (default
-	// CRAWL_MAX_NETWORK_FAILURES, else 3).
-	MaxUnreachable int
 }
 
 // Defaults of Options.
@@ -135,11 +120,10 @@ const (
 // Crawler runs passes. One Crawler keeps its per-site request pacing
 // across passes.
 type Crawler struct {
-	store          store
-	log            *slog.Logger
-	client         *fetch.Client
-	maxPushback    int
-	maxUnreachable int
+	store       store
+	log         *slog.Logger
+	client      *fetch.Client
+	maxPushback int
 }
 
 // New returns a Crawler that reads and writes through pool, which must
@@ -157,13 +141,7 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 	if opts.MaxPushback <= 0 {
 		opts.MaxPushback = DefaultMaxPushback
 	}
-	if opts.MaxUnreachable <= 0 {
-		opts.MaxUnreachable = cfg.CrawlMaxNetworkFailures
-	}
-	if opts.MaxUnreachable <= 0 {
-		opts.MaxUnreachable = DefaultMaxPushback
-	}
-	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback, maxUnreachable: opts.MaxUnreachable}, nil
+	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback}, nil
 }
 
 // RunOnce runs one pass with the production options; see Crawler.RunOnce.
@@ -227,31 +205,18 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 	switch {
 	case err != nil:
 		status, reason = RunFailed, err.Error()
-	case p.stopped() && p.sum.Unreachable:
-		status, reason = RunFailed, p.sum.Stopped
-		err = fmt.Errorf("%w: %s", ErrUnreachable, p.sum.Stopped)
 	case p.stopped():
 		status, reason = RunFailed, p.sum.Stopped
 		err = fmt.Errorf("%w: %s", ErrStopped, p.sum.Stopped)
 	}
-	if n, qerr := c.store.queueLeft(ctx); qerr == nil {
-		p.sum.QueueLeft = n
-	}
 	if ferr := c.store.finishRun(ctx, id, status, p.sum, reason); ferr != nil {
-		p.log.Error("crawl not recorded", "err", ferr)
 		err = errors.Join(err, ferr)
 	}
-	took := time.Since(start).Round(time.Millisecond)
-	switch {
-	case errors.Is(err, ErrStopped):
-		// One line says what happened and why; the scheduler adds nothing.
-		p.log.Warn("crawl stopped early", "summary", p.sum, "duration", took)
-		return p.sum, err
-	case err != nil:
-		p.log.Error("crawl failed", "err", err, "summary", p.sum, "duration", took)
+	if err != nil {
+		p.log.Error("crawl stopped", "err", err, "summary", p.sum)
 		return p.sum, err
 	}
-	p.log.Info("crawl finished", "summary", p.sum, "duration", took)
+	p.log.Info("crawl finished", "summary", p.sum, "duration", time.Since(start).Round(time.Millisecond))
 	return p.sum, nil
 }
 
@@ -264,45 +229,26 @@ type pass struct {
 	// fresh holds /music pages read by the queue stage, so the release
 	// stage does not fetch them twice.
 	fresh map[int64]visit
-	// pushback counts requests in a row that Bandcamp refused; unreachable
-	// those that did not reach it at all.
-	pushback, unreachable int
+	// pushback counts requests in a row that Bandcamp refused.
+	pushback int
 }
-
-// outcome is how a request to Bandcamp ended, for stopping a pass early.
-type outcome int
-
-const (
-	answered    outcome = iota
-	refused             // a challenge page, a 429 that outlasted the back-off, a site pause
-	unreachable         // DNS, connection or TLS failure: Bandcamp never answered
-)
 
 // stopped reports whether the pass must make no more requests.
 func (p *pass) stopped() bool { return p.sum.Stopped != "" }
 
-// observe notes the outcome of a request. Enough refusals, or enough
-// requests that never reached Bandcamp, in a row stop the pass: the rest
-// of the queue and the labels stay for the next one.
-func (p *pass) observe(o outcome, url, reason string) {
-	switch o {
-	case answered:
-		p.pushback, p.unreachable = 0, 0
-	case refused:
-		p.unreachable = 0
-		p.pushback++
-		if p.pushback >= p.maxPushback && !p.stopped() {
-			p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp refused %d requests in a row (last %s: %s); the rest is left for the next run",
-				p.pushback, url, reason)
-		}
-	case unreachable:
+// observe notes the outcome of a request: refused (a challenge page, a 429
+// that outlasted the back-off, or a site pause) or answered. Enough refusals
+// in a row stop the pass.
+func (p *pass) observe(refused bool, url, reason string) {
+	if !refused {
 		p.pushback = 0
-		p.unreachable++
-		if p.unreachable >= p.maxUnreachable && !p.stopped() {
-			p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp could not be reached %d times in a row (last %s: %s); the rest is left for the next run",
-				p.unreachable, url, reason)
-			p.sum.Unreachable = true
-		}
+		return
+	}
+	p.pushback++
+	if p.pushback >= p.maxPushback && !p.stopped() {
+		p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp refused %d requests in a row (last %s: %s); the rest is left for the next run",
+			p.pushback, url, reason)
+		p.log.Warn("Bandcamp is pushing back; stopping the pass", "url", url, "reason", reason)
 	}
 }
 

@@ -70,10 +70,9 @@ func (s store) finishRun(ctx context.Context, id int64, status string, sum Summa
 		UPDATE private.ingest_runs
 		   SET finished_at = now(), status = $2, error = $3,
 		       labels_checked = $4, labels_valid = $5, labels_invalid = $6, labels_retried = $7,
-		       releases_added = $8, releases_updated = $9, queue_left = $10, unreachable = $11
+		       releases_added = $8, releases_updated = $9
 		 WHERE id = $1`,
-		id, status, errText, sum.Checked, sum.Valid, sum.Invalid, sum.Retried, sum.ReleasesAdded, sum.ReleasesUpdated,
-		sum.QueueLeft, sum.Unreachable)
+		id, status, errText, sum.Checked, sum.Valid, sum.Invalid, sum.Retried, sum.ReleasesAdded, sum.ReleasesUpdated)
 	if err != nil {
 		return fmt.Errorf("ingest: record end of run %d: %w", id, err)
 	}
@@ -98,12 +97,12 @@ func (s store) lastSucceeded(ctx context.Context) (at time.Time, ok bool, err er
 func History(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Run, error) {
 	rows, _ := pool.Query(ctx, `
 		SELECT id, started_at, finished_at, status, labels_checked, labels_valid, labels_invalid, labels_retried,
-		       releases_added, releases_updated, coalesce(error, ''), queue_left, unreachable
+		       releases_added, releases_updated, coalesce(error, '')
 		  FROM private.ingest_runs ORDER BY id DESC LIMIT $1`, limit)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (run Run, err error) {
 		s := &run.Summary
 		err = r.Scan(&run.ID, &run.StartedAt, &run.FinishedAt, &run.Status, &s.Checked, &s.Valid, &s.Invalid, &s.Retried,
-			&s.ReleasesAdded, &s.ReleasesUpdated, &run.Error, &s.QueueLeft, &s.Unreachable)
+			&s.ReleasesAdded, &s.ReleasesUpdated, &run.Error)
 		return run, err
 	})
 	if err != nil {

@@ -52,11 +52,9 @@ func (s *Scheduler) Run(ctx context.Context) {
 		<-ctx.Done()
 		return
 	}
-	ok, last := s.catchUp(ctx, c)
-	if !ok {
+	if !s.catchUp(ctx, c) {
 		return
 	}
-	var backoff time.Duration
 	for {
 		next, err := nextRun(s.now(), s.cfg.CrawlAt)
 		if err != nil {
@@ -64,46 +62,20 @@ func (s *Scheduler) Run(ctx context.Context) {
 			<-ctx.Done()
 			return
 		}
-		// Offline, try again sooner than tomorrow, but less and less often.
-		backoff = unreachableBackoff(last, backoff)
-		if backoff > 0 {
-			if retry := s.now().Add(backoff); retry.Before(next) {
-				next = retry
-			}
-		}
 		s.log.Info("next crawl scheduled", "at", next)
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.after(next.Sub(s.now())):
 		}
-		_, last = c.RunOnce(ctx, nil)
-		s.report(ctx, last)
+		_, err = c.RunOnce(ctx, nil)
+		s.report(ctx, err)
 	}
-}
-
-// Retries after Bandcamp was unreachable start at RetryUnreachable and
-// double up to MaxRetryUnreachable (the daily pass still comes first).
-const (
-	RetryUnreachable    = 15 * time.Minute
-	MaxRetryUnreachable = 8 * time.Hour
-)
-
-// unreachableBackoff is the wait before retrying after a pass that ended
-// with err, given the previous wait; 0 means wait for the daily pass.
-func unreachableBackoff(err error, prev time.Duration) time.Duration {
-	if !errors.Is(err, ErrUnreachable) {
-		return 0
-	}
-	if prev <= 0 {
-		return RetryUnreachable
-	}
-	return min(prev*2, MaxRetryUnreachable)
 }
 
 // catchUp runs the catch-up pass if one is due. It returns false when ctx
-// ended, and the pass's error (nil if none ran).
-func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) (bool, error) {
+// ended.
+func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 	delay := s.opts.CatchUpDelay
 	if delay <= 0 {
 		delay = s.cfg.CrawlCatchUpDelay
@@ -115,13 +87,13 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) (bool, error) {
 	last, ok, err := c.store.lastSucceeded(ctx)
 	if err != nil {
 		s.log.Error("cannot tell when the last crawl succeeded; no catch-up", "err", err)
-		return ctx.Err() == nil, nil
+		return ctx.Err() == nil
 	}
 	if !catchUpDue(last, ok, now) {
-		return true, nil
+		return true
 	}
 	if next, err := nextRun(now, s.cfg.CrawlAt); err == nil && !now.Add(delay).Before(next) {
-		return true, nil // the daily pass comes first
+		return true // the daily pass comes first
 	}
 	attrs := []any{"in", delay}
 	if ok {
@@ -130,16 +102,16 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) (bool, error) {
 	s.log.Info("no crawl succeeded in the last day; catching up", attrs...)
 	select {
 	case <-ctx.Done():
-		return false, nil
+		return false
 	case <-s.after(delay):
 	}
 	_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
 	if errors.Is(err, errFresh) {
 		s.log.Info("another gateway has caught up; skipped")
-		return ctx.Err() == nil, nil
+		return ctx.Err() == nil
 	}
 	s.report(ctx, err)
-	return ctx.Err() == nil, err
+	return ctx.Err() == nil
 }
 
 // catchUpDue reports whether a starting Scheduler should catch up, given
@@ -153,7 +125,7 @@ func (s *Scheduler) report(ctx context.Context, err error) {
 	case errors.Is(err, ErrBusy):
 		s.log.Info("another gateway is crawling; skipped")
 	case errors.Is(err, ErrStopped):
-		// The pass logged its summary and why it stopped.
+		s.log.Warn("crawl stopped early", "err", err)
 	case err != nil && ctx.Err() == nil:
 		s.log.Error("crawl failed", "err", err)
 	}

@@ -58,13 +58,6 @@ func (s store) pending(ctx context.Context) ([]queued, error) {
 	return out, nil
 }
 
-// queueLeft counts the submissions still to process.
-func (s store) queueLeft(ctx context.Context) (int, error) {
-	var n int
-	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM public.labels_to_add WHERE NOT is_processed`).Scan(&n)
-	return n, err
-}
-
 // labelIDs maps those of urls that are label URLs to their labels' ids.
 func (s store) labelIDs(ctx context.Context, urls []string) (map[string]int64, error) {
 	rows, _ := s.pool.Query(ctx, `SELECT label_url, id FROM public.labels WHERE label_url = ANY($1)`, urls)
@@ -133,8 +126,7 @@ type label struct {
 // labels lists every label, those crawled longest ago first, so a pass cut
 // short starts next time where it stopped.
 func (s store) labels(ctx context.Context) ([]label, error) {
-	// Demo labels are invented: they are never crawled (migration 7).
-	rows, _ := s.pool.Query(ctx, `SELECT id, label_url FROM public.labels WHERE NOT demo ORDER BY crawled_at NULLS FIRST, id`)
+	rows, _ := s.pool.Query(ctx, `SELECT id, label_url FROM public.labels ORDER BY crawled_at NULLS FIRST, id`)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (l label, err error) {
 		err = r.Scan(&l.id, &l.url)
 		return l, err

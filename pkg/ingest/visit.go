@@ -33,8 +33,6 @@ type visit struct {
 	page    *bandcamp.AccountPage
 	// url is where the page was found, after redirects.
 	url *url.URL
-	// unreachable: the request never reached Bandcamp (see unreachableErr).
-	unreachable bool
 	// refused: Bandcamp pushed back (a challenge page, a 429 left after
 	// the back-off, a site pause), as opposed to answering.
 	refused bool
@@ -47,14 +45,7 @@ type visit struct {
 func (p *pass) visitAccount(ctx context.Context, rawURL string, allow ...string) (visit, error) {
 	v, err := p.fetchAccount(ctx, rawURL, allow)
 	if err == nil && v.sent {
-		o := answered
-		switch {
-		case v.refused:
-			o = refused
-		case v.unreachable:
-			o = unreachable
-		}
-		p.observe(o, rawURL, v.reason)
+		p.observe(v.refused, rawURL, v.reason)
 	}
 	return v, err
 }
@@ -69,7 +60,7 @@ func (p *pass) fetchAccount(ctx context.Context, rawURL string, allow []string) 
 	case errors.Is(err, fetch.ErrBlocked):
 		return visit{verdict: retry, reason: err.Error(), refused: true, sent: true}, nil
 	case err != nil:
-		return visit{verdict: retry, reason: err.Error(), sent: true, unreachable: unreachableErr(err)}, nil
+		return visit{verdict: retry, reason: err.Error(), sent: true}, nil
 	case resp.Location != "":
 		return visit{verdict: invalid, reason: "redirects outside Bandcamp, to " + resp.Location, sent: true}, nil
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:

@@ -40,8 +40,7 @@ func (c *Client) getRetrying(ctx context.Context, u *url.URL) (*Response, error)
 			s.next = next
 		}
 		s.mu.Unlock()
-		// Per-request retries are detail: a pass logs one summary line.
-		c.opts.Log.Debug("will retry", "url", u.String(), "attempt", attempt, "wait", wait, "status", status(resp), "err", err)
+		c.opts.Log.Info("will retry", "url", u.String(), "attempt", attempt, "wait", wait, "status", status(resp), "err", err)
 	}
 }
 
