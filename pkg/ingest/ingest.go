@@ -259,7 +259,7 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 		if p.sum.StopReason == StopRefused {
 			level = slog.LevelWarn
 		}
-		p.log.Log(ctx, level, "crawl stopped early", "why", p.sum.Stopped, "summary", p.sum, "duration", took)
+		p.log.Log(ctx, level, "crawl stopped early", "summary", p.sum, "duration", took)
 	case err != nil:
 		p.log.Error("crawl failed", "err", err, "summary", p.sum)
 	default:

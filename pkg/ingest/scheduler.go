@@ -139,8 +139,9 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 		delay = DefaultCatchUpDelay
 	}
 	now := s.now()
+	offline := 0
 	if at, n := s.offlineRetry(ctx, c); n > 0 {
-		delay = max(delay, at.Sub(now))
+		delay, offline = max(delay, at.Sub(now)), n
 	}
 	last, ok, err := c.store.lastSucceeded(ctx)
 	if err != nil {
@@ -153,9 +154,12 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 	if next, err := nextRun(now, s.cfg.CrawlAt); err == nil && !now.Add(delay).Before(next) {
 		return true // the daily pass comes first
 	}
-	attrs := []any{"in", delay}
+	attrs := []any{"in", delay.Round(time.Second)}
 	if ok {
 		attrs = append(attrs, "last_succeeded", last)
+	}
+	if offline > 0 {
+		attrs = append(attrs, "unreachable_passes", offline)
 	}
 	s.log.Info("no crawl succeeded in the last day; catching up", attrs...)
 	select {
