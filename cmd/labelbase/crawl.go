@@ -87,6 +87,7 @@ func printSummary(w io.Writer, s ingest.Summary) {
 	fmt.Fprintf(w, "labels crawled: %d (unavailable %d)\n", s.LabelsCrawled, s.LabelsFailed)
 	fmt.Fprintf(w, "releases: %d added, %d updated (%d pages unreadable, retried next run)\n",
 		s.ReleasesAdded, s.ReleasesUpdated, s.ReleasePagesFailed)
+	fmt.Fprintf(w, "submissions left in the queue: %d\n", s.QueueLeft)
 	if s.Stopped != "" {
 		fmt.Fprintln(w, s.Stopped)
 	}

@@ -42,7 +42,8 @@ func TestRunCrawlOnce(t *testing.T) {
 	}
 	var runID int64
 	if _, err := fmt.Sscanf(out.String(), "run %d\n", &runID); err != nil || runID == 0 ||
-		!strings.Contains(out.String(), "labels checked: 7 (valid 4, invalid 2, to retry 1)") {
+		!strings.Contains(out.String(), "labels checked: 7 (valid 4, invalid 2, to retry 1)") ||
+		!strings.Contains(out.String(), "submissions left in the queue: 1\n") {
 		t.Errorf("--once printed %q; want the run id, then the summary", out.String())
 	}
 

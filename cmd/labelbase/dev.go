@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -109,12 +110,30 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	return serve(ctx, cfg, log, func(addr net.Addr) {
-		port := addr.(*net.TCPAddr).Port
-		fmt.Fprintf(stdout, "\nLabelbase is running: http://localhost:%d\n", port)
-		fmt.Fprintf(stdout, "Invite code (5 sign-ups, 7 days): %s\n", code)
-		fmt.Fprintf(stdout, "More codes: go run ./cmd/labelbase invite create   •   Stop: Ctrl-C\n\n")
-	})
+	return serve(ctx, cfg, log, func(addr net.Addr) { devBanner(stdout, addr, code) })
+}
+
+// devBanner tells the developer where the gateway is and how to sign up.
+func devBanner(w io.Writer, addr net.Addr, code string) {
+	fmt.Fprintf(w, "\nLabelbase is running: %s\n", listenURL(addr))
+	fmt.Fprintf(w, "Invite code (5 sign-ups, 7 days): %s\n", code)
+	fmt.Fprintf(w, "More codes: go run ./cmd/labelbase invite create   •   Stop: Ctrl-C\n\n")
+}
+
+// listenURL is the URL a browser on this machine opens for the address the
+// server listens on: localhost for a wildcard address (":8080"), else the
+// address itself, so LISTEN_ADDR=127.0.0.1:8099 or [::1]:0 print what
+// really answers.
+func listenURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String()
+	}
+	host := "localhost"
+	if tcp.IP != nil && !tcp.IP.IsUnspecified() {
+		host = tcp.IP.String()
+	}
+	return "http://" + net.JoinHostPort(host, strconv.Itoa(tcp.Port))
 }
 
 func ensureDatabase(ctx context.Context, adminURL, name string) error {
@@ -162,7 +181,11 @@ func prepareDevData(ctx context.Context, dbURL string, log *slog.Logger) (string
 		return "", err
 	}
 	if loaded {
-		log.Info("loaded the demo catalogue", "labels", demo.Labels, "releases", demo.Releases)
+		log.Info("loaded the demo catalogue (never crawled)", "labels", demo.Labels, "releases", demo.Releases)
+	} else if n, err := demo.MarkExisting(ctx, pool, time.Now()); err != nil {
+		return "", err
+	} else if n > 0 {
+		log.Info("marked the demo labels of an older data directory so the crawler skips them", "labels", n)
 	}
 	c, err := invite.Create(ctx, pool, invite.Options{MaxUses: 5, TTL: 7 * 24 * time.Hour, Note: "printed by labelbase dev"})
 	if err != nil {

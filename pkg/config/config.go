@@ -87,6 +87,9 @@ type Config struct {
 	// CrawlMaxRefusals is how many refusals in a row (challenge pages,
 	// 429s that outlast the back-off) stop a pass early.
 	CrawlMaxRefusals int
+	// CrawlMaxNetworkFailures is how many requests in a row that cannot
+	// reach Bandcamp (DNS, connection, TLS failures) stop a pass early.
+	CrawlMaxNetworkFailures int
 
 	// Frontend.
 	AnalyticsScriptURL string
@@ -144,6 +147,7 @@ func Load(getenv Getenv) (*Config, error) {
 		CrawlDisabled:             p.boolean("CRAWL_DISABLED", false),
 		CrawlCatchUpDelay:         p.duration("CRAWL_CATCH_UP_DELAY", time.Minute),
 		CrawlMaxRefusals:          p.integer("CRAWL_MAX_REFUSALS", 3),
+		CrawlMaxNetworkFailures:   p.integer("CRAWL_MAX_NETWORK_FAILURES", 3),
 		AnalyticsScriptURL:        p.str("ANALYTICS_SCRIPT_URL", ""),
 		LogLevel:                  p.str("LOG_LEVEL", "info"),
 		LogFormat:                 p.str("LOG_FORMAT", "text"),
@@ -239,6 +243,9 @@ func (c *Config) validate(p *parser) {
 	}
 	if c.CrawlMaxRefusals < 1 {
 		p.fail("CRAWL_MAX_REFUSALS must be at least 1")
+	}
+	if c.CrawlMaxNetworkFailures < 1 {
+		p.fail("CRAWL_MAX_NETWORK_FAILURES must be at least 1")
 	}
 	if c.AnalyticsScriptURL != "" {
 		if u, err := url.Parse(c.AnalyticsScriptURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

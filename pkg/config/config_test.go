@@ -103,3 +103,16 @@ func TestMissingRequired(t *testing.T) {
 		t.Fatalf("DatabaseURL = %q, %v", u, err)
 	}
 }
+
+func TestCrawlMaxNetworkFailures(t *testing.T) {
+	t.Parallel()
+	base := map[string]string{"DATABASE_URL": "postgres://u@localhost/db", "JWT_SECRET": strings.Repeat("s", 32)}
+	cfg, err := config.Load(env(base))
+	if err != nil || cfg.CrawlMaxNetworkFailures != 3 {
+		t.Fatalf("default = %v, %v; want 3", cfg, err)
+	}
+	base["CRAWL_MAX_NETWORK_FAILURES"] = "0"
+	if _, err := config.Load(env(base)); err == nil || !strings.Contains(err.Error(), "CRAWL_MAX_NETWORK_FAILURES") {
+		t.Errorf("0 accepted or not named: %v", err)
+	}
+}

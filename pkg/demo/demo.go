@@ -38,8 +38,10 @@ const (
 )
 
 // Load inserts the demo catalogue unless the catalogue already has labels,
-// and reports whether it did. It runs as one transaction of three
-// statements (labels, releases, nothing per row).
+// and reports whether it did. It runs as one transaction of a few
+// statements (labels, their demo marks, releases; nothing per row). Demo
+// labels are listed in private.demo_labels, which the crawler skips: they
+// are invented, so there is nothing on Bandcamp to read for them.
 func Load(ctx context.Context, pool *pgxpool.Pool, now time.Time) (bool, error) {
 	tx, err := pool.Begin(ctx)
 	if err != nil {
@@ -54,7 +56,7 @@ func Load(ctx context.Context, pool *pgxpool.Pool, now time.Time) (bool, error) 
 		return false, fmt.Errorf("demo: %w", err)
 	}
 	if any {
-		return false, nil
+		return false, tx.Commit(ctx)
 	}
 	c := Generate(now)
 	var names, urls []string
@@ -82,6 +84,11 @@ func Load(ctx context.Context, pool *pgxpool.Pool, now time.Time) (bool, error) 
 	if err := rows.Err(); err != nil {
 		return false, fmt.Errorf("demo: labels: %w", err)
 	}
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO private.demo_labels (label_id)
+		SELECT id FROM public.labels WHERE label_url = ANY ($1)`, urls); err != nil {
+		return false, fmt.Errorf("demo: mark labels: %w", err)
+	}
 	var labelIDs []int64
 	var titles, artists, rurls, images []string
 	var dates []time.Time
@@ -104,6 +111,27 @@ func Load(ctx context.Context, pool *pgxpool.Pool, now time.Time) (bool, error) 
 		return false, fmt.Errorf("demo: %w", err)
 	}
 	return true, nil
+}
+
+// MarkExisting marks as demo the labels of a catalogue loaded before demo
+// labels were marked (a data directory from an older version), so the
+// crawler skips them too. A label some member submitted is real, whatever
+// its URL, and stays unmarked. It reports how many labels it marked.
+func MarkExisting(ctx context.Context, pool *pgxpool.Pool, now time.Time) (int64, error) {
+	var urls []string
+	for _, l := range Generate(now).Labels {
+		urls = append(urls, l.URL)
+	}
+	tag, err := pool.Exec(ctx, `
+		INSERT INTO private.demo_labels (label_id)
+		SELECT l.id FROM public.labels l
+		 WHERE l.label_url = ANY ($1)
+		   AND NOT EXISTS (SELECT 1 FROM public.labels_to_add q WHERE q.label_id = l.id)
+		ON CONFLICT DO NOTHING`, urls)
+	if err != nil {
+		return 0, fmt.Errorf("demo: mark labels: %w", err)
+	}
+	return tag.RowsAffected(), nil
 }
 
 // jsonArrays encodes string lists as JSON so a list of lists can cross as

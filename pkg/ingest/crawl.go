@@ -41,7 +41,7 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	log := p.log.With("label_id", l.id, "label", l.url)
 	base, err := url.Parse(l.url)
 	if err != nil {
-		log.Error("label has an unusable URL", "err", err)
+		log.Warn("label has an unusable URL", "err", err)
 		p.sum.LabelsFailed++
 		return nil
 	}
@@ -56,7 +56,7 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		// A page that is gone or unreachable today is no reason to drop
 		// releases members may have listened to.
 		p.sum.LabelsFailed++
-		log.Warn("label page unavailable; releases kept", "verdict", v.verdict.String(), "reason", v.reason)
+		log.Debug("label page unavailable; releases kept", "verdict", v.verdict.String(), "reason", v.reason)
 		return nil
 	}
 	entries := listed(base, v, allow)
@@ -107,7 +107,7 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	p.sum.ReleasesUpdated += updated
 	if p.stopped() {
 		// Cut short: crawled_at stays, so the next pass starts here.
-		log.Warn("label partly crawled; pass stopping", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
+		log.Debug("label partly crawled; pass stopping", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
 		return nil
 	}
 	// Tags come from release pages, so they are refreshed only when some
@@ -124,7 +124,7 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		return err
 	}
 	p.sum.LabelsCrawled++
-	log.Info("label crawled", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
+	log.Debug("label crawled", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
 	return nil
 }
 
@@ -160,16 +160,16 @@ func listed(base *url.URL, v visit, allow []string) []entry {
 // readRelease fetches and parses one release page, or returns nil.
 func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandcamp.Release {
 	resp, err := p.client.Get(ctx, u, allow...)
-	refused := errors.Is(err, fetch.ErrBlocked) ||
+	isRefused := errors.Is(err, fetch.ErrBlocked) ||
 		(err == nil && (resp.Status == http.StatusTooManyRequests || bandcamp.IsChallenge(resp.Body)))
 	if err == nil && resp.Status == http.StatusOK {
 		rel, perr := bandcamp.ParseRelease(resp.Body)
 		if perr == nil {
-			p.observe(false, u, "")
+			p.observe(answered, u, "")
 			return rel
 		}
 		err = perr
-		refused = refused || errors.Is(perr, bandcamp.ErrChallenge)
+		isRefused = isRefused || errors.Is(perr, bandcamp.ErrChallenge)
 	}
 	if ctx.Err() == nil && !errors.Is(err, fetch.ErrDisallowed) {
 		reason := "challenge page"
@@ -179,14 +179,14 @@ func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandc
 		case !errors.Is(err, bandcamp.ErrChallenge):
 			reason = err.Error()
 		}
-		p.observe(refused, u, reason)
+		p.observe(outcomeOf(isRefused, err), u, reason)
 	}
 	p.sum.ReleasePagesFailed++
 	attrs := []any{"url", u, "err", err}
 	if resp != nil {
 		attrs = append(attrs, "status", resp.Status)
 	}
-	p.log.Warn("release page unreadable", attrs...)
+	p.log.Debug("release page unreadable", attrs...)
 	return nil
 }
 

@@ -9,7 +9,12 @@
 // does not know yet. Passes run daily (Scheduler) or on demand (RunOnce);
 // a PostgreSQL advisory lock keeps gateways from crawling at once. Every
 // pass is recorded in private.ingest_runs; a pass stops early when Bandcamp
-// keeps refusing requests (Options.MaxPushback).
+// keeps refusing requests (Options.MaxPushback) or cannot be reached at all
+// (Options.MaxNetworkFailures). Demo labels (private.demo_labels) are never
+// crawled.
+//
+// Logging: a pass writes one INFO line when it starts and one when it ends
+// (with its Summary); everything per label, page or retry is DEBUG.
 package ingest
 
 import (
@@ -31,8 +36,9 @@ import (
 var ErrBusy = errors.New("ingest: another crawl is running")
 
 // ErrStopped means Bandcamp kept refusing requests (challenge pages, or
-// 429s that outlasted the back-off), so the pass stopped early and left the
-// rest of its work for the next one. Summary.Stopped says why.
+// 429s that outlasted the back-off) or could not be reached, so the pass
+// stopped early and left the rest of its work for the next one.
+// Summary.Stopped says why, Summary.StopReason which of the two.
 var ErrStopped = errors.New("ingest: pass stopped early")
 
 // errFresh means a catch-up pass found a recent succeeded pass under the
@@ -76,7 +82,20 @@ type Summary struct {
 	// Stopped is why the pass stopped early, leaving queue rows and labels
 	// for the next pass; empty when it ran to the end.
 	Stopped string
+	// StopReason is StopRefused or StopOffline when the pass stopped early.
+	StopReason string
+	// QueueLeft is how many submissions were still unprocessed at the end.
+	QueueLeft int
 }
+
+// Values of Summary.StopReason (and private.ingest_runs.stop_reason).
+const (
+	// StopRefused: Bandcamp refused MaxPushback requests in a row.
+	StopRefused = "refused"
+	// StopOffline: MaxNetworkFailures requests in a row could not reach
+	// Bandcamp at all (DNS, connection, TLS).
+	StopOffline = "offline"
+)
 
 // LogValue lets a Summary be logged as one group.
 func (s Summary) LogValue() slog.Value {
@@ -84,7 +103,8 @@ func (s Summary) LogValue() slog.Value {
 		slog.Int("checked", s.Checked), slog.Int("valid", s.Valid), slog.Int("invalid", s.Invalid),
 		slog.Int("retried", s.Retried), slog.Int("labels_crawled", s.LabelsCrawled),
 		slog.Int("labels_failed", s.LabelsFailed), slog.Int("releases_added", s.ReleasesAdded),
-		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed)}
+		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed),
+		slog.Int("queue_left", s.QueueLeft)}
 	if s.Stopped != "" {
 		attrs = append(attrs, slog.String("stopped", s.Stopped))
 	}
@@ -102,6 +122,11 @@ type Options struct {
 	// challenge page, or a 429 that outlasted the back-off) before the
 	// pass stops (default 3).
 	MaxPushback int
+	// MaxNetworkFailures is how many requests in a row may fail to reach
+	// Bandcamp (DNS failure, connection refused, no route, TLS failure),
+	// each after its own retries, before the pass stops (default 3). Without
+	// it an offline gateway would try every label of the catalogue in turn.
+	MaxNetworkFailures int
 	// CatchUpDelay is how long after start a Scheduler runs a catch-up
 	// pass when none succeeded in the last day (default 1 minute), so a
 	// restart loop cannot hammer Bandcamp.
@@ -110,8 +135,9 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultMaxPushback  = 3
-	DefaultCatchUpDelay = time.Minute
+	DefaultMaxPushback        = 3
+	DefaultMaxNetworkFailures = 3
+	DefaultCatchUpDelay       = time.Minute
 	// CatchUpAge is how old the last succeeded pass may be before a
 	// starting Scheduler catches up.
 	CatchUpAge = 24 * time.Hour
@@ -124,6 +150,7 @@ type Crawler struct {
 	log         *slog.Logger
 	client      *fetch.Client
 	maxPushback int
+	maxOffline  int
 }
 
 // New returns a Crawler that reads and writes through pool, which must
@@ -141,7 +168,14 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 	if opts.MaxPushback <= 0 {
 		opts.MaxPushback = DefaultMaxPushback
 	}
-	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback}, nil
+	if opts.MaxNetworkFailures <= 0 {
+		opts.MaxNetworkFailures = cfg.CrawlMaxNetworkFailures
+	}
+	if opts.MaxNetworkFailures <= 0 {
+		opts.MaxNetworkFailures = DefaultMaxNetworkFailures
+	}
+	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback,
+		maxOffline: opts.MaxNetworkFailures}, nil
 }
 
 // RunOnce runs one pass with the production options; see Crawler.RunOnce.
@@ -209,15 +243,29 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 		status, reason = RunFailed, p.sum.Stopped
 		err = fmt.Errorf("%w: %s", ErrStopped, p.sum.Stopped)
 	}
-	if ferr := c.store.finishRun(ctx, id, status, p.sum, reason); ferr != nil {
+	if left, qerr := c.store.pendingCount(context.WithoutCancel(ctx)); qerr == nil {
+		p.sum.QueueLeft = left
+	}
+	ferr := c.store.finishRun(ctx, id, status, p.sum, reason)
+	if ferr != nil {
 		err = errors.Join(err, ferr)
 	}
-	if err != nil {
-		p.log.Error("crawl stopped", "err", err, "summary", p.sum)
-		return p.sum, err
+	took := time.Since(start).Round(time.Millisecond)
+	switch {
+	case ferr == nil && errors.Is(err, ErrStopped):
+		// Offline is a bad day, not a fault: INFO. Refusals may call for
+		// a longer CRAWL_REQUEST_INTERVAL: WARN. Either way one line.
+		level := slog.LevelInfo
+		if p.sum.StopReason == StopRefused {
+			level = slog.LevelWarn
+		}
+		p.log.Log(ctx, level, "crawl stopped early", "summary", p.sum, "duration", took)
+	case err != nil:
+		p.log.Error("crawl failed", "err", err, "summary", p.sum)
+	default:
+		p.log.Info("crawl finished", "summary", p.sum, "duration", took)
 	}
-	p.log.Info("crawl finished", "summary", p.sum, "duration", time.Since(start).Round(time.Millisecond))
-	return p.sum, nil
+	return p.sum, err
 }
 
 // pass is the state of one run.
@@ -229,27 +277,67 @@ type pass struct {
 	// fresh holds /music pages read by the queue stage, so the release
 	// stage does not fetch them twice.
 	fresh map[int64]visit
-	// pushback counts requests in a row that Bandcamp refused.
-	pushback int
+	// pushback counts requests in a row that Bandcamp refused; offline,
+	// requests in a row that could not reach it.
+	pushback, offline int
 }
 
 // stopped reports whether the pass must make no more requests.
 func (p *pass) stopped() bool { return p.sum.Stopped != "" }
 
-// observe notes the outcome of a request: refused (a challenge page, a 429
-// that outlasted the back-off, or a site pause) or answered. Enough refusals
-// in a row stop the pass.
-func (p *pass) observe(refused bool, url, reason string) {
-	if !refused {
-		p.pushback = 0
+// outcome is how a request ended, as far as stopping a pass goes.
+type outcome int
+
+const (
+	// answered: Bandcamp replied, whatever it said.
+	answered outcome = iota
+	// refused: a challenge page, a 429 that outlasted the back-off, or a
+	// site pause.
+	refused
+	// unreachable: no reply at all (DNS, connection, TLS); see
+	// fetch.Unreachable.
+	unreachable
+)
+
+// outcomeOf classifies a request that was sent.
+func outcomeOf(isRefused bool, err error) outcome {
+	switch {
+	case isRefused:
+		return refused
+	case fetch.Unreachable(err):
+		return unreachable
+	}
+	return answered
+}
+
+// observe notes the outcome of a request. Enough refusals, or enough
+// network failures, in a row stop the pass. Any answer resets both counts.
+func (p *pass) observe(o outcome, url, reason string) {
+	switch o {
+	case answered:
+		p.pushback, p.offline = 0, 0
+		return
+	case refused:
+		p.pushback++
+	case unreachable:
+		p.offline++
+	}
+	if p.stopped() {
 		return
 	}
-	p.pushback++
-	if p.pushback >= p.maxPushback && !p.stopped() {
+	switch {
+	case p.pushback >= p.maxPushback:
+		p.sum.StopReason = StopRefused
 		p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp refused %d requests in a row (last %s: %s); the rest is left for the next run",
 			p.pushback, url, reason)
-		p.log.Warn("Bandcamp is pushing back; stopping the pass", "url", url, "reason", reason)
+	case p.offline >= p.maxOffline:
+		p.sum.StopReason = StopOffline
+		p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp could not be reached for %d requests in a row (last %s: %s); the rest is left for the next run",
+			p.offline, url, reason)
+	default:
+		return
 	}
+	p.log.Debug("stopping the pass", "url", url, "reason", reason)
 }
 
 // allowFor returns the hosts a label's pages may be fetched from beyond

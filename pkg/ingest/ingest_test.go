@@ -63,7 +63,7 @@ func TestQueueAndCrawl(t *testing.T) {
 			t.Errorf("retried %s: %+v, want it unprocessed with reason %q", u, r, reason)
 		}
 	}
-	wantSum := Summary{Checked: 16, Valid: 6, Invalid: 6, Retried: 4, LabelsCrawled: 5, ReleasesAdded: 28}
+	wantSum := Summary{Checked: 16, Valid: 6, Invalid: 6, Retried: 4, LabelsCrawled: 5, ReleasesAdded: 28, QueueLeft: 4}
 	if sum != wantSum {
 		t.Errorf("summary = %+v, want %+v", sum, wantSum)
 	}

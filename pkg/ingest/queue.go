@@ -51,7 +51,7 @@ func (p *pass) processQueue(ctx context.Context) error {
 	for i, g := range groups {
 		if p.stopped() {
 			// Left unprocessed, attempts untouched, for the next pass.
-			p.log.Warn("queue rows left for the next pass", "groups", len(groups)-i)
+			p.log.Debug("queue rows left for the next pass", "groups", len(groups)-i)
 			break
 		}
 		j, err := p.judge(ctx, g.sub, known)
@@ -67,13 +67,13 @@ func (p *pass) processQueue(ctx context.Context) error {
 		switch j.verdict {
 		case valid:
 			p.sum.Valid += n
-			log.Info("submission accepted", "label_id", j.labelID)
+			log.Debug("submission accepted", "label_id", j.labelID)
 		case invalid:
 			p.sum.Invalid += n
-			log.Info("submission rejected", "reason", j.reason)
+			log.Debug("submission rejected", "reason", j.reason)
 		case retry:
 			p.sum.Retried += n
-			log.Warn("submission left for a later run", "reason", j.reason)
+			log.Debug("submission left for a later run", "reason", j.reason)
 		}
 		p.progress(Step{Stage: StageQueue, Done: i + 1, Total: len(groups), Item: g.sub.URL})
 	}

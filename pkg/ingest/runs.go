@@ -24,8 +24,10 @@ type Run struct {
 	StartedAt  time.Time
 	FinishedAt *time.Time
 	Status     string
-	Summary    Summary
-	Error      string
+	// Summary of the pass; Summary.StopReason comes from the row, the
+	// other fields that the row does not keep are zero.
+	Summary Summary
+	Error   string
 }
 
 // startRun records a pass that holds the lock. Since it does, any row
@@ -66,13 +68,18 @@ func (s store) finishRun(ctx context.Context, id int64, status string, sum Summa
 	if reason != "" {
 		errText = &reason
 	}
+	var stopReason *string
+	if sum.StopReason != "" {
+		stopReason = &sum.StopReason
+	}
 	_, err := s.pool.Exec(ctx, `
 		UPDATE private.ingest_runs
 		   SET finished_at = now(), status = $2, error = $3,
 		       labels_checked = $4, labels_valid = $5, labels_invalid = $6, labels_retried = $7,
-		       releases_added = $8, releases_updated = $9
+		       releases_added = $8, releases_updated = $9, stop_reason = $10
 		 WHERE id = $1`,
-		id, status, errText, sum.Checked, sum.Valid, sum.Invalid, sum.Retried, sum.ReleasesAdded, sum.ReleasesUpdated)
+		id, status, errText, sum.Checked, sum.Valid, sum.Invalid, sum.Retried, sum.ReleasesAdded, sum.ReleasesUpdated,
+		stopReason)
 	if err != nil {
 		return fmt.Errorf("ingest: record end of run %d: %w", id, err)
 	}
@@ -97,16 +104,44 @@ func (s store) lastSucceeded(ctx context.Context) (at time.Time, ok bool, err er
 func History(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Run, error) {
 	rows, _ := pool.Query(ctx, `
 		SELECT id, started_at, finished_at, status, labels_checked, labels_valid, labels_invalid, labels_retried,
-		       releases_added, releases_updated, coalesce(error, '')
+		       releases_added, releases_updated, coalesce(error, ''), coalesce(stop_reason, '')
 		  FROM private.ingest_runs ORDER BY id DESC LIMIT $1`, limit)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (run Run, err error) {
 		s := &run.Summary
 		err = r.Scan(&run.ID, &run.StartedAt, &run.FinishedAt, &run.Status, &s.Checked, &s.Valid, &s.Invalid, &s.Retried,
-			&s.ReleasesAdded, &s.ReleasesUpdated, &run.Error)
+			&s.ReleasesAdded, &s.ReleasesUpdated, &run.Error, &s.StopReason)
 		return run, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("ingest: read run history: %w", err)
 	}
 	return out, nil
+}
+
+// offlineStreak returns how many of the latest recorded passes in a row
+// (skipped ones aside) stopped because Bandcamp was unreachable, and when
+// the latest of them started. The scheduler backs off by it.
+func (s store) offlineStreak(ctx context.Context) (n int, last time.Time, err error) {
+	rows, _ := s.pool.Query(ctx, `
+		SELECT started_at, coalesce(stop_reason, '') = 'offline'
+		  FROM private.ingest_runs WHERE status IN ('succeeded', 'failed') ORDER BY id DESC LIMIT $1`, maxOfflineStreak)
+	defer rows.Close()
+	for rows.Next() {
+		var at time.Time
+		var offline bool
+		if err := rows.Scan(&at, &offline); err != nil {
+			return 0, time.Time{}, fmt.Errorf("ingest: read run history: %w", err)
+		}
+		if !offline {
+			break
+		}
+		if n == 0 {
+			last = at
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return 0, time.Time{}, fmt.Errorf("ingest: read run history: %w", err)
+	}
+	return n, last, nil
 }

@@ -104,7 +104,7 @@ func TestPassStopsWhenBandcampPushesBack(t *testing.T) {
 	if n := b.fake.Hits(fakebandcamp.LabelHost) + b.fake.Hits("wall2.bandcamp.com") + b.fake.Hits("bandcamp.com"); n != 0 {
 		t.Errorf("%d requests after the stop", n)
 	}
-	if r := b.runRow(t, sum.RunID); r.Status != RunFailed || r.Error != sum.Stopped || r.Summary.Retried != 3 {
+	if r := b.runRow(t, sum.RunID); r.Status != RunFailed || r.Error != sum.Stopped || r.Summary.Retried != 3 || r.Summary.StopReason != StopRefused {
 		t.Errorf("run recorded as %+v", r)
 	}
 

@@ -18,6 +18,12 @@ import (
 // CatchUpAge, it runs one after Options.CatchUpDelay (unless CrawlAt comes
 // first). The check is repeated under the lock, so of several gateways
 // starting together only one crawls.
+//
+// When passes stop because Bandcamp is unreachable (StopOffline), the next
+// attempt waits offlineBackoff, doubling with each such pass in a row, so
+// an offline gateway neither retries every minute nor waits a whole day
+// once the network is back. Restarts do not reset the back-off: it is read
+// from private.ingest_runs.
 type Scheduler struct {
 	pool *pgxpool.Pool
 	cfg  *config.Config
@@ -62,15 +68,64 @@ func (s *Scheduler) Run(ctx context.Context) {
 			<-ctx.Done()
 			return
 		}
-		s.log.Info("next crawl scheduled", "at", next)
+		retry := false
+		if at, n := s.offlineRetry(ctx, c); n > 0 && at.Before(next) {
+			next, retry = at, true
+			s.log.Info("Bandcamp was unreachable; next crawl scheduled", "at", next, "unreachable_passes", n)
+		} else {
+			s.log.Info("next crawl scheduled", "at", next)
+		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-s.after(next.Sub(s.now())):
 		}
-		_, err = c.RunOnce(ctx, nil)
+		if retry {
+			// Like a catch-up: skipped if another gateway got through.
+			_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
+			if errors.Is(err, errFresh) {
+				continue
+			}
+		} else {
+			_, err = c.RunOnce(ctx, nil)
+		}
 		s.report(ctx, err)
 	}
+}
+
+// Back-off after passes that found Bandcamp unreachable.
+const (
+	offlineBackoffBase = 15 * time.Minute
+	offlineBackoffMax  = 12 * time.Hour
+	// maxOfflineStreak bounds how far back the streak is read; past it the
+	// back-off is at its cap anyway.
+	maxOfflineStreak = 10
+)
+
+// offlineBackoff is how long after the n-th unreachable pass in a row the
+// next one may start: 15 min, doubling, at most 12 h.
+func offlineBackoff(n int) time.Duration {
+	d := offlineBackoffBase
+	for i := 1; i < n && d < offlineBackoffMax; i++ {
+		d *= 2
+	}
+	return min(d, offlineBackoffMax)
+}
+
+// offlineRetry returns when to try again after the latest passes stopped
+// unreachable, and how many did (0: the latest did not).
+func (s *Scheduler) offlineRetry(ctx context.Context, c *Crawler) (time.Time, int) {
+	n, last, err := c.store.offlineStreak(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Error("cannot read the crawl history", "err", err)
+		}
+		return time.Time{}, 0
+	}
+	if n == 0 {
+		return time.Time{}, 0
+	}
+	return last.Add(offlineBackoff(n)), n
 }
 
 // catchUp runs the catch-up pass if one is due. It returns false when ctx
@@ -84,6 +139,10 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 		delay = DefaultCatchUpDelay
 	}
 	now := s.now()
+	offline := 0
+	if at, n := s.offlineRetry(ctx, c); n > 0 {
+		delay, offline = max(delay, at.Sub(now)), n
+	}
 	last, ok, err := c.store.lastSucceeded(ctx)
 	if err != nil {
 		s.log.Error("cannot tell when the last crawl succeeded; no catch-up", "err", err)
@@ -95,9 +154,12 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 	if next, err := nextRun(now, s.cfg.CrawlAt); err == nil && !now.Add(delay).Before(next) {
 		return true // the daily pass comes first
 	}
-	attrs := []any{"in", delay}
+	attrs := []any{"in", delay.Round(time.Second)}
 	if ok {
 		attrs = append(attrs, "last_succeeded", last)
+	}
+	if offline > 0 {
+		attrs = append(attrs, "unreachable_passes", offline)
 	}
 	s.log.Info("no crawl succeeded in the last day; catching up", attrs...)
 	select {
@@ -125,7 +187,7 @@ func (s *Scheduler) report(ctx context.Context, err error) {
 	case errors.Is(err, ErrBusy):
 		s.log.Info("another gateway is crawling; skipped")
 	case errors.Is(err, ErrStopped):
-		s.log.Warn("crawl stopped early", "err", err)
+		// The pass logged its summary and why it stopped.
 	case err != nil && ctx.Err() == nil:
 		s.log.Error("crawl failed", "err", err)
 	}

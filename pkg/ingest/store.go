@@ -123,10 +123,14 @@ type label struct {
 	url string
 }
 
-// labels lists every label, those crawled longest ago first, so a pass cut
+// labels lists every label but the demo ones (invented, see pkg/demo),
+// those crawled longest ago first, so a pass cut
 // short starts next time where it stopped.
 func (s store) labels(ctx context.Context) ([]label, error) {
-	rows, _ := s.pool.Query(ctx, `SELECT id, label_url FROM public.labels ORDER BY crawled_at NULLS FIRST, id`)
+	rows, _ := s.pool.Query(ctx, `
+		SELECT l.id, l.label_url FROM public.labels l
+		 WHERE NOT EXISTS (SELECT 1 FROM private.demo_labels d WHERE d.label_id = l.id)
+		 ORDER BY l.crawled_at NULLS FIRST, l.id`)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (l label, err error) {
 		err = r.Scan(&l.id, &l.url)
 		return l, err
@@ -259,4 +263,13 @@ func (s store) finishLabel(ctx context.Context, id int64, name string, tags []st
 		return fmt.Errorf("ingest: update label: %w", err)
 	}
 	return nil
+}
+
+// pendingCount is how many submissions are still unprocessed.
+func (s store) pendingCount(ctx context.Context) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT count(*) FROM public.labels_to_add WHERE NOT is_processed`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("ingest: count queue: %w", err)
+	}
+	return n, nil
 }

@@ -36,6 +36,8 @@ type visit struct {
 	// refused: Bandcamp pushed back (a challenge page, a 429 left after
 	// the back-off, a site pause), as opposed to answering.
 	refused bool
+	// unreachable: no reply at all (see fetch.Unreachable).
+	unreachable bool
 	// sent: a request was made (or would have been, but for a pause).
 	sent bool
 }
@@ -45,7 +47,14 @@ type visit struct {
 func (p *pass) visitAccount(ctx context.Context, rawURL string, allow ...string) (visit, error) {
 	v, err := p.fetchAccount(ctx, rawURL, allow)
 	if err == nil && v.sent {
-		p.observe(v.refused, rawURL, v.reason)
+		o := answered
+		switch {
+		case v.refused:
+			o = refused
+		case v.unreachable:
+			o = unreachable
+		}
+		p.observe(o, rawURL, v.reason)
 	}
 	return v, err
 }
@@ -60,7 +69,7 @@ func (p *pass) fetchAccount(ctx context.Context, rawURL string, allow []string) 
 	case errors.Is(err, fetch.ErrBlocked):
 		return visit{verdict: retry, reason: err.Error(), refused: true, sent: true}, nil
 	case err != nil:
-		return visit{verdict: retry, reason: err.Error(), sent: true}, nil
+		return visit{verdict: retry, reason: err.Error(), sent: true, unreachable: fetch.Unreachable(err)}, nil
 	case resp.Location != "":
 		return visit{verdict: invalid, reason: "redirects outside Bandcamp, to " + resp.Location, sent: true}, nil
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:

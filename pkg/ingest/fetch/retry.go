@@ -40,7 +40,7 @@ func (c *Client) getRetrying(ctx context.Context, u *url.URL) (*Response, error)
 			s.next = next
 		}
 		s.mu.Unlock()
-		c.opts.Log.Info("will retry", "url", u.String(), "attempt", attempt, "wait", wait, "status", status(resp), "err", err)
+		c.opts.Log.Debug("will retry", "url", u.String(), "attempt", attempt, "wait", wait, "status", status(resp), "err", err)
 	}
 }
 
