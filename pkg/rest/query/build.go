@@ -125,8 +125,6 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 	return l, nil
 }
 
-func withDetails(e *apierr.Error, d any) *apierr.Error { e.Details = d; return e }
-
 // checkNodes reports filters or modifiers aimed at resources that are not
 // embedded in this request: PGRST108.
 func checkNodes(root *level, req *Request) error {
