@@ -75,15 +75,15 @@ const (
 
 	// private.followed_labels_status, behind the Collection page.
 	followedStatusQuery = `SELECT l.id, l.label_name, l.label_url, l.tags,
-         EXISTS (SELECT 1 FROM public.releases r
-                  WHERE r.label_id = f.label_id
-                    AND (r.release_date IS NULL OR r.release_date <= current_date))
-         AND NOT EXISTS (
-           SELECT 1 FROM public.releases r
-            WHERE r.label_id = f.label_id
-              AND (r.release_date IS NULL OR r.release_date <= current_date)
-              AND NOT EXISTS (SELECT 1 FROM public.user_listened_releases u
-                               WHERE u.user_id = p_user AND u.release_id = r.id))
+         coalesce((SELECT false FROM public.releases r
+                    WHERE r.label_id = f.label_id
+                      AND (r.release_date IS NULL OR r.release_date <= current_date)
+                      AND NOT EXISTS (SELECT 1 FROM public.user_listened_releases u
+                                       WHERE u.user_id = p_user AND u.release_id = r.id)
+                    LIMIT 1),
+                  EXISTS (SELECT 1 FROM public.releases r
+                           WHERE r.label_id = f.label_id
+                             AND (r.release_date IS NULL OR r.release_date <= current_date)))
     FROM public.user_follow_labels f
     JOIN public.labels l ON l.id = f.label_id
    WHERE f.user_id = p_user`

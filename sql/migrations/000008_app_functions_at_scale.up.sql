@@ -185,27 +185,38 @@ END
 $$;
 
 -- The caller's followed labels with their listen status, as in 000005, but
--- the status is worked out from the follow row (f.label_id) rather than the
--- label row: the planner evaluates a condition as low as its columns allow,
--- so a status read from l.id was computed for every label matching the
--- Collection search (4,000 labels for 'techno' at scale) before the join
--- kept the user's own 100. Read from f, it is computed for followed labels
--- only. Both checks stop at the first release that decides them.
+-- always computed from the user's follows outward. Inlined into its callers
+-- (000005), the planner started from the Collection search instead: for
+-- 'techno' at scale it read the 4,000 labels whose name matches through
+-- the trigram index, worked out the listen status of each (a condition is
+-- evaluated as low as its columns allow, and it read only l.id) and only
+-- then kept the user's own 100. As PL/pgSQL it is never inlined: it runs on
+-- its own from the follows (bounded by the user's follows, not the
+-- catalogue), with its plan cached for the session like the callers', and
+-- the callers filter its rows. The status reads f.label_id, so that no plan
+-- could work it out before the join. It looks for the label's first
+-- visible release not listened first (usually the newest one, so one probe
+-- decides), and only when there is none checks that there is a visible
+-- release at all.
 CREATE OR REPLACE FUNCTION private.followed_labels_status(p_user uuid)
 RETURNS TABLE (id bigint, label_name text, label_url text, tags text[], is_fully_checked boolean)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE SET search_path = ''
 AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
   SELECT l.id, l.label_name, l.label_url, l.tags,
-         EXISTS (SELECT 1 FROM public.releases r
-                  WHERE r.label_id = f.label_id
-                    AND (r.release_date IS NULL OR r.release_date <= current_date))
-         AND NOT EXISTS (
-           SELECT 1 FROM public.releases r
-            WHERE r.label_id = f.label_id
-              AND (r.release_date IS NULL OR r.release_date <= current_date)
-              AND NOT EXISTS (SELECT 1 FROM public.user_listened_releases u
-                               WHERE u.user_id = p_user AND u.release_id = r.id))
+         coalesce((SELECT false FROM public.releases r
+                    WHERE r.label_id = f.label_id
+                      AND (r.release_date IS NULL OR r.release_date <= current_date)
+                      AND NOT EXISTS (SELECT 1 FROM public.user_listened_releases u
+                                       WHERE u.user_id = p_user AND u.release_id = r.id)
+                    LIMIT 1),
+                  EXISTS (SELECT 1 FROM public.releases r
+                           WHERE r.label_id = f.label_id
+                             AND (r.release_date IS NULL OR r.release_date <= current_date)))
     FROM public.user_follow_labels f
     JOIN public.labels l ON l.id = f.label_id
-   WHERE f.user_id = p_user
+   WHERE f.user_id = p_user;
+END
 $$;
