@@ -36,7 +36,7 @@ Usage:
   labelbase demo                             load the demo catalogue into an empty database
   labelbase crawl --once                     process queued label URLs and crawl releases once
   labelbase crawl --history                  show the last ten crawl passes
-  labelbase scale                            generate the large benchmark dataset and time every procedure
+  labelbase scale [--releases N] [--calls N] generate the large benchmark dataset and time every procedure
   labelbase health                           exit 0 when the local gateway answers /health (for containers)
 
 Configuration is read from the environment; see README.md.
@@ -84,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return runCrawl(ctx, cfg, rest, log)
 	case "scale":
-		return runScale(ctx, stdout, log)
+		return runScale(ctx, rest, stdout, log)
 	case "health":
 		return runHealth(ctx, stdout)
 	case "help", "-h", "--help":

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -71,27 +72,67 @@ var steps = []step{
 	              WHERE (r.id + abs(hashtext(f.user_id::text))) % $1 = 0
 	             ON CONFLICT DO NOTHING`,
 		func(s Size) []any { return []any{s.ListenEvery} }},
-	{"analyze", `ANALYZE`, nil},
+}
+
+// growth adds releases to a dataset generated with fewer per label (for
+// releases, $1 is the new count per label and $2 the old one). The new
+// releases (id above $1 for listens) get listens by the same rule, one in $2.
+var growth = []step{
+	{"releases", `INSERT INTO public.releases (label_id, title, artist, release_url, release_date, image_url, genres, rich)
+	              SELECT l.id, 'Release ' || n, 'Artist ' || (n % 997), l.label_url || '/album/release-' || n,
+	                     current_date - (random() * 3650)::int, '/demo/covers/' || (l.id * 100 + n) || '.svg',
+	                     CASE WHEN n % 20 = 0 THEN '{}'::text[] ELSE l.tags[1:1 + n % 2] END, true
+	                FROM public.labels l, generate_series($2 + 1, $1) AS n
+	               WHERE l.label_url LIKE 'https://scale-label-%'`, nil},
+	{"listens", `INSERT INTO public.user_listened_releases (user_id, release_id)
+	             SELECT f.user_id, r.id
+	               FROM public.user_follow_labels f
+	               JOIN public.releases r ON r.label_id = f.label_id
+	              WHERE r.id > $1 AND (r.id + abs(hashtext(f.user_id::text))) % $2 = 0
+	             ON CONFLICT DO NOTHING`, nil},
 }
 
 // Generate inserts the dataset, one statement per table, reporting each
-// step's time to w.
+// step's time to w. When the dataset is there with fewer releases per label
+// than size asks for, it adds the missing ones (with their listens) instead,
+// so `--releases` can double the catalogue of an existing dataset. Either
+// way it ends with VACUUM ANALYZE, as autovacuum would after a bulk load,
+// so index-only scans see an up-to-date visibility map.
 func Generate(ctx context.Context, pool *pgxpool.Pool, size Size, w io.Writer) error {
-	var n int
-	if err := pool.QueryRow(ctx, "SELECT count(*) FROM public.labels WHERE label_url LIKE 'https://scale-label-%'").Scan(&n); err != nil {
+	var labels, perLabel, maxID int64
+	if err := pool.QueryRow(ctx, `SELECT count(*),
+	        coalesce((SELECT count(*) FROM public.releases r
+	                   WHERE r.label_id = (SELECT min(id) FROM public.labels
+	                                        WHERE label_url LIKE 'https://scale-label-%')), 0),
+	        coalesce((SELECT max(id) FROM public.releases), 0)
+	   FROM public.labels WHERE label_url LIKE 'https://scale-label-%'`).Scan(&labels, &perLabel, &maxID); err != nil {
 		return fmt.Errorf("scale: %w", err)
 	}
-	if n > 0 {
-		fmt.Fprintf(w, "the scale dataset is already there (%d labels); skipping generation\n", n)
+	todo, args := steps, func(s step) []any {
+		if s.args == nil {
+			return nil
+		}
+		return s.args(size)
+	}
+	switch {
+	case labels == 0:
+	case perLabel < int64(size.ReleasesPerLabel):
+		fmt.Fprintf(w, "the scale dataset is there (%d labels, %d releases each); adding %d releases per label\n",
+			labels, perLabel, int64(size.ReleasesPerLabel)-perLabel)
+		todo = growth
+		args = func(s step) []any {
+			if s.name == "releases" {
+				return []any{size.ReleasesPerLabel, perLabel}
+			}
+			return []any{maxID, size.ListenEvery}
+		}
+	default:
+		fmt.Fprintf(w, "the scale dataset is already there (%d labels, %d releases each); skipping generation\n", labels, perLabel)
 		return nil
 	}
-	for _, s := range steps {
+	for _, s := range slices.Concat(todo, []step{{name: "vacuum", sql: "VACUUM ANALYZE"}}) {
 		start := time.Now()
-		var args []any
-		if s.args != nil {
-			args = s.args(size)
-		}
-		tag, err := pool.Exec(ctx, s.sql, args...)
+		tag, err := pool.Exec(ctx, s.sql, args(s)...)
 		if err != nil {
 			return fmt.Errorf("scale: %s: %w", s.name, err)
 		}
