@@ -65,9 +65,9 @@ func runKeys(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s\n", k.ID)
-		fmt.Fprintf(os.Stderr, "new %s key %s signs from now on (running gateways pick it up within %s); tokens signed before stay valid until they expire\n",
-			k.Alg, k.ID, cfg.SigningKeysReload)
+		fmt.Fprintln(stdout, k.ID)
+		log.Info("the new signing key signs from now on; tokens signed before stay valid until they expire",
+			"kid", k.ID, "alg", k.Alg, "running_gateways_reload_within", cfg.SigningKeysReload)
 		return nil
 	case "revoke":
 		if len(args) != 2 {

@@ -25,8 +25,9 @@ const Leeway = 30 * time.Second
 var (
 	// ErrMissing means no token was presented.
 	ErrMissing = errors.New("token: missing")
-	// ErrMalformed covers anything that is not a well-formed HS256 JWT with
-	// a valid signature, including alg "none" and other algorithms.
+	// ErrMalformed covers anything that is not a well-formed JWT with a
+	// valid signature by a key of the set, in that key's own algorithm:
+	// alg "none", other algorithms and unknown or revoked kids included.
 	ErrMalformed = errors.New("token: malformed or badly signed")
 	// ErrExpired means exp (plus leeway) has passed.
 	ErrExpired = errors.New("token: expired")
