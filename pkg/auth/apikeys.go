@@ -40,6 +40,13 @@ func OpaqueKeyGate(keys token.APIKeys) echo.MiddlewareFunc {
 			if key == "" {
 				key, fromQuery = r.URL.Query().Get("apikey"), true
 			}
+			if key == "" && p == jwksPath && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+				// The JWKS is public, as on Supabase: verifiers such as
+				// jose's createRemoteJWKSet send no apikey. The anon key is
+				// public too, so lending it opens nothing else.
+				r.Header.Set("apikey", keys.Anon)
+				return next(c)
+			}
 			legacy, secret, ok := keys.Resolve(key)
 			scheme, bearer, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 			bearer = strings.TrimSpace(bearer)
@@ -68,6 +75,9 @@ func OpaqueKeyGate(keys token.APIKeys) echo.MiddlewareFunc {
 		}
 	}
 }
+
+// jwksPath is where the public signing keys are served.
+const jwksPath = "/auth/v1/.well-known/jwks.json"
 
 // fromBrowser says whether r comes from a web browser.
 func fromBrowser(r *http.Request) bool {

@@ -175,4 +175,9 @@ func TestOpaqueAPIKeys(t *testing.T) {
 	// A made-up key of the right shape is just an invalid key.
 	with("sb_secret_"+strings.Repeat("A", 32), nil).expect(t, http.StatusUnauthorized, "invalid_api_key")
 	with("sb_publishable_nope", nil).expect(t, http.StatusUnauthorized, "invalid_api_key")
+
+	// The JWKS needs no API key, as verifiers fetch it bare; nothing else
+	// opens without one.
+	e.do(req{method: "GET", path: "/.well-known/jwks.json", noKey: true}).expect(t, http.StatusOK, "")
+	e.do(req{method: "GET", path: "/settings", noKey: true}).expect(t, http.StatusUnauthorized, "no_api_key")
 }

@@ -68,6 +68,10 @@ test('sessions are ES256-signed with the kid of a key the JWKS publishes', async
   const jwk = body.keys.find((k) => k.kid === header.kid)
   assert.ok(jwk, `kid ${header.kid} is in the JWKS`)
   assert.deepEqual([jwk.kty, jwk.crv, jwk.alg], ['EC', 'P-256', 'ES256'])
+  // Verifiers fetch the JWKS without an API key.
+  const bare = await fetch(`${env().url}/auth/v1/.well-known/jwks.json`)
+  assert.equal(bare.status, 200)
+  assert.deepEqual(await bare.json(), body)
   for (const k of body.keys) {
     for (const secretMember of ['d', 'k', 'p', 'q']) assert.equal(k[secretMember], undefined, `JWK ${k.kid} has no "${secretMember}"`)
   }
