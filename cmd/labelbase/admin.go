@@ -164,28 +164,6 @@ func runInvite(ctx context.Context, args []string, stdout io.Writer, log *slog.L
 	}
 }
 
-func runKeys(stdout io.Writer) error {
-	cfg, err := config.Load(func(k string) string {
-		v := os.Getenv(k)
-		// Next to a `labelbase dev`, print the keys it uses.
-		if v == "" && os.Getenv(k+"_FILE") == "" {
-			switch k {
-			case "JWT_SECRET":
-				b, _ := os.ReadFile(filepath.Join(devDataDir(), devSecretTxt))
-				return strings.TrimSpace(string(b))
-			case "DATABASE_URL":
-				return "postgres://unused/unused"
-			}
-		}
-		return v
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "ANON_KEY=%s\nSERVICE_ROLE_KEY=%s\n", cfg.AnonKey, cfg.ServiceRoleKey)
-	return nil
-}
-
 func runDemo(ctx context.Context, stdout io.Writer, log *slog.Logger) error {
 	pool, err := openPool(ctx, log)
 	if err != nil {

@@ -4,7 +4,7 @@
 //	labelbase serve                       production entry point on DATABASE_URL
 //	labelbase migrate up|down|version     schema migrations
 //	labelbase invite create|list|revoke   invite codes
-//	labelbase keys                        print the anon and service-role keys
+//	labelbase keys [rotate|revoke KID]    API keys and JWT signing keys
 //	labelbase demo                        load the demo catalogue
 //	labelbase crawl --once                run one ingest pass
 package main
@@ -32,7 +32,9 @@ Usage:
                                              print a new invite code
   labelbase invite list                      list invite codes
   labelbase invite revoke CODE               make a code unusable
-  labelbase keys                             print the anon and service-role API keys
+  labelbase keys                             print the API keys (legacy JWT and sb_ keys) and signing keys
+  labelbase keys rotate [--alg ES256|RS256]  add a signing key that signs from now on
+  labelbase keys revoke KID                  remove a signing key: tokens it signed are refused
   labelbase demo                             load the demo catalogue into an empty database
   labelbase crawl --once                     process queued label URLs and crawl releases once
   labelbase crawl --history                  show the last ten crawl passes
@@ -74,7 +76,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "invite":
 		return runInvite(ctx, rest, stdout, log)
 	case "keys":
-		return runKeys(stdout)
+		return runKeys(ctx, rest, stdout, log)
 	case "demo":
 		return runDemo(ctx, stdout, log)
 	case "crawl":

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/invite"
 	"github.com/labelbase/labelbase/pkg/pgtest"
+	"github.com/labelbase/labelbase/pkg/token"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -70,6 +72,15 @@ func runNodeSuite(t *testing.T, script string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The gateway signs with a stored ES256 key, as hosted Supabase does;
+	// the suites' legacy HS256 API keys keep working beside it.
+	keyStore, err := token.NewStore(db.Pool, cfg.SigningKeysEncryptionKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := keyStore.Rotate(ctx, token.ES256); err != nil {
+		t.Fatal(err)
+	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
@@ -83,6 +94,8 @@ func runNodeSuite(t *testing.T, script string) {
 	}
 	srv := httptest.NewServer(a.Handler)
 	defer srv.Close()
+	keysAdmin := httptest.NewServer(keysAdminHandler(keyStore, a))
+	defer keysAdmin.Close()
 
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -97,6 +110,9 @@ func runNodeSuite(t *testing.T, script string) {
 		"LABELBASE_URL="+srv.URL,
 		"LABELBASE_ANON_KEY="+cfg.AnonKey,
 		"LABELBASE_SERVICE_ROLE_KEY="+cfg.ServiceRoleKey,
+		"LABELBASE_PUBLISHABLE_KEY="+cfg.PublishableKey,
+		"LABELBASE_SECRET_KEY="+cfg.SecretKey,
+		"LABELBASE_KEYS_ADMIN_URL="+keysAdmin.URL,
 		"LABELBASE_INVITE_CODE="+code.Code,
 		"LABELBASE_ARTIFACTS="+artifacts,
 	)
@@ -108,4 +124,35 @@ func runNodeSuite(t *testing.T, script string) {
 		t.Fatalf("npm run %s: %v", script, err)
 	}
 	fmt.Fprintf(os.Stdout, "npm run %s passed against %s\n", script, srv.URL)
+}
+
+// keysAdminHandler lets the keys contract suite do what `labelbase keys
+// rotate` and `keys revoke KID` do, followed by the reload every gateway
+// runs on its own interval: POST /rotate answers the new kid, POST
+// /revoke?kid=… removes a key. It listens on loopback for this test only.
+func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /rotate", func(w http.ResponseWriter, r *http.Request) {
+		k, err := store.Rotate(r.Context(), token.ES256)
+		if err == nil {
+			err = a.ReloadKeys(r.Context())
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, k.ID)
+	})
+	mux.HandleFunc("POST /revoke", func(w http.ResponseWriter, r *http.Request) {
+		err := store.Revoke(r.Context(), r.URL.Query().Get("kid"))
+		if err == nil {
+			err = a.ReloadKeys(r.Context())
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	return mux
 }

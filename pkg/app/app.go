@@ -34,6 +34,9 @@ type App struct {
 
 	log *slog.Logger
 	wg  sync.WaitGroup
+	// keys and keyStore are the signing keys and the table they follow.
+	keys     *token.KeySet
+	keyStore *token.Store
 }
 
 // New connects to the database and builds the handler. The schema must be
@@ -51,7 +54,12 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		pools.Close()
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	verifier := token.NewVerifier(cfg.JWTSecret, "", time.Now)
+	keys, keyStore, err := loadKeys(ctx, cfg, pools)
+	if err != nil {
+		pools.Close()
+		return nil, err
+	}
+	verifier := token.NewKeySetVerifier(keys, "", time.Now)
 	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log})
 	if err != nil {
 		pools.Close()
@@ -72,7 +80,36 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		Routes: demo.Routes,
 		Web:    web,
 	})
-	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log}, nil
+	// After CORS (so a refusal is readable) and before the apikey check.
+	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
+		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey}))
+	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log,
+		keys: keys, keyStore: keyStore}, nil
+}
+
+// loadKeys reads the signing keys every gateway on the database shares.
+func loadKeys(ctx context.Context, cfg *config.Config, pools *db.Pools) (*token.KeySet, *token.Store, error) {
+	store, err := token.NewStore(pools.Owner, cfg.SigningKeysEncryptionKey)
+	if err != nil {
+		return nil, nil, fmt.Errorf("app: signing keys: %w", err)
+	}
+	keys := token.NewKeySet(cfg.JWTSecret)
+	stored, err := store.Load(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("app: %w", err)
+	}
+	keys.Replace(stored)
+	return keys, store, nil
+}
+
+// ReloadKeys re-reads the signing keys now, as the periodic reload would.
+func (a *App) ReloadKeys(ctx context.Context) error {
+	stored, err := a.keyStore.Load(ctx)
+	if err != nil {
+		return err
+	}
+	a.keys.Replace(stored)
+	return nil
 }
 
 // StartBackground runs the schema-cache watcher (and, unless disabled, the
@@ -82,6 +119,13 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 	go func() {
 		defer a.wg.Done()
 		a.REST.Watch(ctx)
+	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		a.keyStore.Watch(ctx, a.keys, a.Config.SigningKeysReload, func(err error) {
+			a.log.Warn("signing keys: reload failed; keeping the keys loaded before", "err", err)
+		})
 	}()
 	if crawl && !a.Config.CrawlDisabled {
 		a.startCrawler(ctx)

@@ -113,6 +113,7 @@ func (a *API) Register(g *echo.Group) {
 	g.POST("/logout", a.logout)
 	g.GET("/settings", a.settings)
 	g.GET("/health", a.health)
+	g.GET("/.well-known/jwks.json", a.jwks)
 }
 
 // tx runs fn in one transaction, committed when fn returns nil.

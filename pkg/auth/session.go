@@ -50,7 +50,9 @@ func (a *API) issueSession(u *user, sessionID, refresh string, authAt, now time.
 		},
 		Aud: aud,
 	}
-	signed, err := token.Sign(a.cfg.JWTSecret, claims)
+	// The key set's current key signs (ES256/RS256 once one is stored,
+	// else HS256 from JWT_SECRET); its kid goes into the header.
+	signed, err := a.verifier.Keys().Sign(claims)
 	if err != nil {
 		return nil, err
 	}

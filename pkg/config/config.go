@@ -36,6 +36,19 @@ type Config struct {
 	SiteURL        string
 	ListenAddr     string
 
+	// Keys.
+	// PublishableKey and SecretKey are Supabase's opaque API keys
+	// (sb_publishable_…, sb_secret_…), standing for anon and service_role.
+	// Derived from JWT_SECRET when unset.
+	PublishableKey string
+	SecretKey      string
+	// SigningKeysEncryptionKey seals the asymmetric signing keys stored in
+	// the database; JWT_SECRET when unset.
+	SigningKeysEncryptionKey string
+	// SigningKeysReload is how often a gateway re-reads the signing keys,
+	// so a rotation or revocation on another host reaches it.
+	SigningKeysReload time.Duration
+
 	// Auth.
 	PasswordMinLength         int
 	RefreshTokenReuseInterval time.Duration
@@ -119,6 +132,10 @@ func Load(getenv Getenv) (*Config, error) {
 		JWTExpiry:                 p.seconds("JWT_EXP", 3600*time.Second),
 		AnonKey:                   p.secret("ANON_KEY", ""),
 		ServiceRoleKey:            p.secret("SERVICE_ROLE_KEY", ""),
+		PublishableKey:            p.secret("PUBLISHABLE_KEY", ""),
+		SecretKey:                 p.secret("SECRET_KEY", ""),
+		SigningKeysEncryptionKey:  p.secret("SIGNING_KEYS_ENCRYPTION_KEY", ""),
+		SigningKeysReload:         p.duration("SIGNING_KEYS_RELOAD_INTERVAL", time.Minute),
 		SiteURL:                   p.str("SITE_URL", "http://localhost:8080"),
 		ListenAddr:                p.str("LISTEN_ADDR", ":8080"),
 		PasswordMinLength:         p.integer("PASSWORD_MIN_LENGTH", 6),
@@ -162,6 +179,15 @@ func Load(getenv Getenv) (*Config, error) {
 	if c.ServiceRoleKey == "" {
 		c.ServiceRoleKey = token.APIKey(c.JWTSecret, "service_role")
 	}
+	if c.PublishableKey == "" {
+		c.PublishableKey = token.OpaqueKey(c.JWTSecret, token.PublishablePrefix)
+	}
+	if c.SecretKey == "" {
+		c.SecretKey = token.OpaqueKey(c.JWTSecret, token.SecretPrefix)
+	}
+	if c.SigningKeysEncryptionKey == "" {
+		c.SigningKeysEncryptionKey = c.JWTSecret
+	}
 	return c, nil
 }
 
@@ -178,6 +204,18 @@ func (c *Config) validate(p *parser) {
 	}
 	if len(c.JWTSecret) < 32 {
 		p.fail("JWT_SECRET is required and must be at least 32 characters")
+	}
+	if c.PublishableKey != "" && !strings.HasPrefix(c.PublishableKey, token.PublishablePrefix) {
+		p.fail("PUBLISHABLE_KEY must start with %s", token.PublishablePrefix)
+	}
+	if c.SecretKey != "" && (!strings.HasPrefix(c.SecretKey, token.SecretPrefix) || len(c.SecretKey) < len(token.SecretPrefix)+32) {
+		p.fail("SECRET_KEY must start with %s and have at least 32 characters after it", token.SecretPrefix)
+	}
+	if c.SigningKeysEncryptionKey != "" && len(c.SigningKeysEncryptionKey) < 32 {
+		p.fail("SIGNING_KEYS_ENCRYPTION_KEY must be at least 32 characters")
+	}
+	if c.SigningKeysReload < time.Second {
+		p.fail("SIGNING_KEYS_RELOAD_INTERVAL must be at least 1s")
 	}
 	if c.JWTExpiry < 5*time.Minute || c.JWTExpiry > 7*24*time.Hour {
 		// supabase-js refreshes 120 s before expiry; a shorter lifetime

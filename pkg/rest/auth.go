@@ -36,8 +36,10 @@ func jwtError(code, msg string, details any) *apierr.Error {
 
 // authenticate resolves the role: no Authorization (or the anon key as
 // bearer) is anonymous, the service-role key is service_role, anything
-// else must be a valid HS256 JWT whose role is allowed. The apikey header
-// alone never grants more than anon.
+// else must be a valid JWT, signed by a key of the gateway's key set
+// (ES256/RS256 by kid, or HS256 from JWT_SECRET), whose role is allowed.
+// The legacy apikey header alone never grants more than anon; opaque
+// sb_ keys were already swapped for the legacy ones at the gateway.
 func (a *API) authenticate(r *http.Request) (*caller, error) {
 	anon := a.cfg.DBAnonRole
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
@@ -69,8 +71,10 @@ func (a *API) authenticate(r *http.Request) (*caller, error) {
 	if err != nil || json.Unmarshal(hdr, &head) != nil {
 		return nil, jwtError(pgrst.CodeJWTInvalid, "JWT couldn't be decoded", nil)
 	}
-	if head.Alg != "HS256" {
-		return nil, jwtError(pgrst.CodeJWTInvalid, "Wrong or unsupported encoding algorithm", "JWT algorithm "+strconv.Quote(head.Alg)+" is not allowed; only HS256 is accepted")
+	switch head.Alg {
+	case token.HS256, token.ES256, token.RS256:
+	default:
+		return nil, jwtError(pgrst.CodeJWTInvalid, "Wrong or unsupported encoding algorithm", "JWT algorithm "+strconv.Quote(head.Alg)+" is not allowed; only ES256, RS256 and HS256 are accepted")
 	}
 	v, err := a.verifier.Verify(tok)
 	if err != nil {

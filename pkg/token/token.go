@@ -1,7 +1,9 @@
-// Package token signs and verifies the HS256 JWTs that Supabase clients
-// carry: user access tokens issued by /auth/v1 and the anon and service-role
-// API keys. Both the auth and the REST side verify through one Verifier, so
-// the rules (HS256 only, 30 s clock skew, audience) are decided once.
+// Package token signs and verifies the JWTs that Supabase clients carry:
+// user access tokens issued by /auth/v1 (ES256 or RS256 from the key set,
+// or HS256 from JWT_SECRET) and the anon and service-role API keys. Both
+// the auth and the REST side verify through one Verifier over one KeySet,
+// so the rules (algorithm tied to kid, 30 s clock skew, audience) are
+// decided once.
 package token
 
 import (
@@ -23,8 +25,9 @@ const Leeway = 30 * time.Second
 var (
 	// ErrMissing means no token was presented.
 	ErrMissing = errors.New("token: missing")
-	// ErrMalformed covers anything that is not a well-formed HS256 JWT with
-	// a valid signature, including alg "none" and other algorithms.
+	// ErrMalformed covers anything that is not a well-formed JWT with a
+	// valid signature by a key of the set, in that key's own algorithm:
+	// alg "none", other algorithms and unknown or revoked kids included.
 	ErrMalformed = errors.New("token: malformed or badly signed")
 	// ErrExpired means exp (plus leeway) has passed.
 	ErrExpired = errors.New("token: expired")
@@ -109,12 +112,15 @@ type Verified struct {
 	SessionID string
 	// Expires is the exp claim, zero when absent.
 	Expires time.Time
+	// KeyID is the kid of the key that signed the token.
+	KeyID string
 }
 
-// Verifier checks HS256 tokens and caches the ones it accepted until they
-// expire, so the hot path of a busy client skips the HMAC and JSON work.
+// Verifier checks tokens against a KeySet and caches the ones it accepted
+// until they expire (or their key is revoked), so the hot path of a busy
+// client skips the signature and JSON work.
 type Verifier struct {
-	secret   []byte
+	keys     *KeySet
 	audience string
 	now      func() time.Time
 
@@ -126,11 +132,19 @@ type Verifier struct {
 // audience is non-empty, tokens that carry an aud claim must include it;
 // API keys carry none and pass.
 func NewVerifier(secret, audience string, now func() time.Time) *Verifier {
+	return NewKeySetVerifier(NewKeySet(secret), audience, now)
+}
+
+// NewKeySetVerifier returns a Verifier for tokens signed by any key of keys.
+func NewKeySetVerifier(keys *KeySet, audience string, now func() time.Time) *Verifier {
 	if now == nil {
 		now = time.Now
 	}
-	return &Verifier{secret: []byte(secret), audience: audience, now: now, cache: map[string]*Verified{}}
+	return &Verifier{keys: keys, audience: audience, now: now, cache: map[string]*Verified{}}
 }
+
+// Keys is the key set the Verifier checks against.
+func (v *Verifier) Keys() *KeySet { return v.keys }
 
 const maxCached = 10000
 
@@ -152,6 +166,10 @@ func (v *Verifier) Verify(raw string) (*Verified, error) {
 		if !got.Expires.IsZero() && now.After(got.Expires.Add(Leeway)) {
 			v.forget(raw)
 			return nil, ErrExpired
+		}
+		if !v.keys.has(got.KeyID) {
+			v.forget(raw)
+			return nil, ErrSignature
 		}
 		return got, nil
 	}
@@ -182,8 +200,18 @@ func (v *Verifier) forget(raw string) {
 
 func (v *Verifier) parse(raw string, now time.Time) (*Verified, error) {
 	claims := jwt.MapClaims{}
-	_, err := jwt.ParseWithClaims(raw, claims, func(*jwt.Token) (any, error) { return v.secret, nil },
-		jwt.WithValidMethods([]string{"HS256"}),
+	var kid string
+	_, err := jwt.ParseWithClaims(raw, claims, func(t *jwt.Token) (any, error) {
+		key, err := v.keys.keyFunc(t)
+		if err == nil {
+			kid, _ = t.Header["kid"].(string)
+			if kid == "" {
+				kid = v.keys.legacy.ID
+			}
+		}
+		return key, err
+	},
+		jwt.WithValidMethods([]string{ES256, RS256, HS256}),
 		jwt.WithLeeway(Leeway),
 		jwt.WithIssuedAt(),
 		jwt.WithTimeFunc(func() time.Time { return now }),
@@ -199,7 +227,7 @@ func (v *Verifier) parse(raw string, now time.Time) (*Verified, error) {
 		return nil, ErrIssuedInFuture
 	case errors.Is(err, jwt.ErrTokenInvalidClaims):
 		return nil, fmt.Errorf("%w: %v", ErrClaims, err)
-	case errors.Is(err, jwt.ErrTokenSignatureInvalid):
+	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, errUnknownKey):
 		return nil, ErrSignature
 	default:
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
@@ -217,7 +245,7 @@ func (v *Verifier) parse(raw string, now time.Time) (*Verified, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
-	out := &Verified{Claims: claims, JSON: js, Role: role}
+	out := &Verified{Claims: claims, JSON: js, Role: role, KeyID: kid}
 	out.Subject, _ = claims["sub"].(string)
 	out.SessionID, _ = claims["session_id"].(string)
 	if exp, err := claims.GetExpirationTime(); err == nil && exp != nil {

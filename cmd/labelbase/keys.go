@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/token"
+)
+
+// keysConfig is the configuration `labelbase keys` needs: the secrets from
+// the environment or, next to a `labelbase dev`, the ones it uses.
+func keysConfig() (*config.Config, error) {
+	return config.Load(func(k string) string {
+		v := os.Getenv(k)
+		if v == "" && os.Getenv(k+"_FILE") == "" {
+			switch k {
+			case "JWT_SECRET":
+				b, _ := os.ReadFile(filepath.Join(devDataDir(), devSecretTxt))
+				return strings.TrimSpace(string(b))
+			case "DATABASE_URL":
+				// Only the API keys need no database; openPool finds
+				// the real one (or the dev one) when it is needed.
+				return "postgres://unused/unused"
+			}
+		}
+		return v
+	})
+}
+
+func runKeys(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	cfg, err := keysConfig()
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		return printKeys(ctx, cfg, stdout, log)
+	}
+	switch args[0] {
+	case "rotate":
+		fs := flag.NewFlagSet("keys rotate", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		alg := fs.String("alg", token.ES256, "ES256 or RS256")
+		if err := fs.Parse(args[1:]); err != nil {
+			return usageError{err.Error()}
+		}
+		if *alg != token.ES256 && *alg != token.RS256 {
+			return usageError{"--alg must be ES256 or RS256"}
+		}
+		store, done, err := keyStore(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer done()
+		k, err := store.Rotate(ctx, *alg)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, k.ID)
+		log.Info("the new signing key signs from now on; tokens signed before stay valid until they expire",
+			"kid", k.ID, "alg", k.Alg, "running_gateways_reload_within", cfg.SigningKeysReload)
+		return nil
+	case "revoke":
+		if len(args) != 2 {
+			return usageError{"keys revoke needs the key id (kid)"}
+		}
+		if args[1] == token.LegacyKeyID(cfg.JWTSecret) {
+			return token.ErrLegacyKey
+		}
+		store, done, err := keyStore(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer done()
+		if err := store.Revoke(ctx, args[1]); err != nil {
+			if errors.Is(err, token.ErrNoSuchKey) {
+				return fmt.Errorf("no signing key %q", args[1])
+			}
+			return err
+		}
+		fmt.Fprintln(stdout, "revoked")
+		return nil
+	default:
+		return usageError{fmt.Sprintf("unknown keys action %q", args[0])}
+	}
+}
+
+func keyStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*token.Store, func(), error) {
+	pool, err := openPool(ctx, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	store, err := token.NewStore(pool, cfg.SigningKeysEncryptionKey)
+	if err != nil {
+		pool.Close()
+		return nil, nil, err
+	}
+	return store, pool.Close, nil
+}
+
+// printKeys prints the API keys, which need only JWT_SECRET, then the
+// signing keys from the database when it answers.
+func printKeys(ctx context.Context, cfg *config.Config, stdout io.Writer, log *slog.Logger) error {
+	fmt.Fprintf(stdout, "ANON_KEY=%s\nSERVICE_ROLE_KEY=%s\nPUBLISHABLE_KEY=%s\nSECRET_KEY=%s\n",
+		cfg.AnonKey, cfg.ServiceRoleKey, cfg.PublishableKey, cfg.SecretKey)
+	ks := token.NewKeySet(cfg.JWTSecret)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	store, done, err := keyStore(ctx, cfg, log)
+	if err == nil {
+		defer done()
+		var stored []*token.Key
+		if stored, err = store.Load(ctx); err == nil {
+			ks.Replace(stored)
+		}
+	}
+	fmt.Fprintln(stdout, "\nJWT signing keys (the current key signs new tokens):")
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KID\tALG\tCREATED\tSTATUS")
+	cur := ks.Current()
+	for _, k := range ks.Keys() {
+		status, created := "verifies", k.CreatedAt.UTC().Format(time.RFC3339)
+		if k == cur {
+			status = "current"
+		}
+		if k.Alg == token.HS256 {
+			created = "JWT_SECRET"
+			status += " (legacy)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", k.ID, k.Alg, created, status)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if err != nil {
+		fmt.Fprintf(stdout, "(stored keys not shown: %v)\n", err)
+	}
+	return nil
+}
