@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -50,6 +51,9 @@ type API struct {
 	// gen counts schema cache loads; statements prepared under an older
 	// generation are deallocated before a connection's next request.
 	gen atomic.Uint64
+	// listening is closed once Watch has subscribed to pgrst and reloaded.
+	listening     chan struct{}
+	listeningOnce sync.Once
 
 	// skipRoleSwitch is a test hook simulating a bug that forgets the role
 	// switch; the authenticator login must then be refused everything.
@@ -64,7 +68,7 @@ func New(ctx context.Context, d Deps) (*API, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe}
+	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe, listening: make(chan struct{})}
 	if err := a.Reload(ctx); err != nil {
 		return nil, err
 	}
@@ -91,10 +95,11 @@ func (a *API) Reload(ctx context.Context) error {
 // notifications may have been missed. It blocks until ctx ends.
 func (a *API) Watch(ctx context.Context) {
 	backoff := time.Second
-	first := true
 	for ctx.Err() == nil {
-		err := a.listen(ctx, !first)
-		first = false
+		// Every subscription, the first included, is followed by a reload:
+		// a change made between the load in New (or the lost connection)
+		// and LISTEN would otherwise be missed.
+		err := a.listen(ctx, true)
 		if ctx.Err() != nil {
 			return
 		}
@@ -124,6 +129,7 @@ func (a *API) listen(ctx context.Context, reloadFirst bool) error {
 			a.log.Error("schema cache reload failed", "err", err)
 		}
 	}
+	a.listeningOnce.Do(func() { close(a.listening) })
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
@@ -137,6 +143,10 @@ func (a *API) listen(ctx context.Context, reloadFirst bool) error {
 		}
 	}
 }
+
+// Listening is closed once Watch has subscribed to schema reloads (and
+// reloaded after subscribing): from then on a NOTIFY pgrst is not missed.
+func (a *API) Listening() <-chan struct{} { return a.listening }
 
 // Register adds the routes, relative to /rest/v1.
 func (a *API) Register(g *echo.Group) {

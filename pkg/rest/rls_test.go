@@ -91,7 +91,11 @@ func TestSchemaReload(t *testing.T) {
 	if r := e.do("GET", "/rest/v1/fresh", e.tokA, ""); r.status != 404 {
 		t.Fatalf("before: %d", r.status)
 	}
-	time.Sleep(200 * time.Millisecond) // let the listener subscribe
+	select {
+	case <-e.api.Listening():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the schema listener never subscribed")
+	}
 	if _, err := e.db.Pool.Exec(ctx, `CREATE TABLE public.fresh (id int); GRANT SELECT ON public.fresh TO authenticated;
 		INSERT INTO public.fresh VALUES (7); NOTIFY pgrst, 'reload schema'`); err != nil {
 		t.Fatal(err)
