@@ -96,6 +96,11 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 				return v
 			}
 			return secret
+		case "MAIL_DEV_INBOX":
+			// Capture mail unless a mail server is configured.
+			if os.Getenv(k) == "" && os.Getenv("SMTP_HOST") == "" {
+				return "true"
+			}
 		}
 		return os.Getenv(k)
 	})
@@ -113,6 +118,9 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		port := addr.(*net.TCPAddr).Port
 		fmt.Fprintf(stdout, "\nLabelbase is running: http://localhost:%d\n", port)
 		fmt.Fprintf(stdout, "Invite code (5 sign-ups, 7 days): %s\n", code)
+		if cfg.MailDevInbox {
+			fmt.Fprintf(stdout, "Mail (password recovery) is captured at http://localhost:%d/_dev/inbox\n", port)
+		}
 		fmt.Fprintf(stdout, "More codes: go run ./cmd/labelbase invite create   •   Stop: Ctrl-C\n\n")
 	})
 }

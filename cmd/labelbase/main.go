@@ -4,6 +4,7 @@
 //	labelbase serve                       production entry point on DATABASE_URL
 //	labelbase migrate up|down|version     schema migrations
 //	labelbase invite create|list|revoke   invite codes
+//	labelbase user list|create|...      manage users (admin API)
 //	labelbase keys                        print the anon and service-role keys
 //	labelbase demo                        load the demo catalogue
 //	labelbase crawl --once                run one ingest pass
@@ -32,6 +33,12 @@ Usage:
                                              print a new invite code
   labelbase invite list                      list invite codes
   labelbase invite revoke CODE               make a code unusable
+  labelbase user list [--page N] [--per-page N]   list users (admin API)
+  labelbase user create EMAIL [--password P] [--unconfirmed]
+                                             create a user; no invite code needed
+  labelbase user reset-password EMAIL        print a one-time password-reset link
+  labelbase user ban|unban EMAIL [--for 24h] ban (default: ~100 years) or unban
+  labelbase user delete EMAIL [--soft]       delete a user
   labelbase keys                             print the anon and service-role API keys
   labelbase demo                             load the demo catalogue into an empty database
   labelbase crawl --once                     process queued label URLs and crawl releases once
@@ -73,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runMigrate(ctx, rest, stdout, log)
 	case "invite":
 		return runInvite(ctx, rest, stdout, log)
+	case "user":
+		return runUser(ctx, rest, stdout, log)
 	case "keys":
 		return runKeys(stdout)
 	case "demo":
