@@ -73,7 +73,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		Pool:   pools.Owner,
 		Auth:   authAPI.Register,
 		REST:   restAPI.Register,
-		Routes: withInbox(demo.Routes, inbox),
+		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
 		Web:    web,
 	})
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log}, nil

@@ -126,7 +126,6 @@ func (a *API) Register(g *echo.Group) {
 	g.GET("/settings", a.settings)
 	g.GET("/health", a.health)
 	g.POST("/recover", a.recover)
-	g.GET("/verify", a.verifyGet)
 	g.POST("/verify", a.verifyPost)
 	g.GET("/admin/users", a.adminListUsers)
 	g.POST("/admin/users", a.adminCreateUser)
@@ -134,6 +133,13 @@ func (a *API) Register(g *echo.Group) {
 	g.PUT("/admin/users/:id", a.adminUpdateUser)
 	g.DELETE("/admin/users/:id", a.adminDeleteUser)
 	g.POST("/admin/generate_link", a.adminGenerateLink)
+}
+
+// RegisterOpen adds the routes a browser opens without an API key: the
+// link in a recovery mail (GET /auth/v1/verify), which hosted Supabase also
+// serves outside its key check.
+func (a *API) RegisterOpen(e *echo.Echo) {
+	e.GET("/auth/v1/verify", a.verifyGet)
 }
 
 // tx runs fn in one transaction, committed when fn returns nil.

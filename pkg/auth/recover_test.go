@@ -32,10 +32,11 @@ func (e *testEnv) recoverMail(in *mail.Inbox, email string, query string) []stri
 	return links
 }
 
-// follow opens a mailed link and returns the redirect's fragment.
+// follow opens a mailed link as a browser does (no API key) and returns
+// the redirect's fragment.
 func (e *testEnv) follow(link string) (*url.URL, url.Values) {
 	e.t.Helper()
-	r := e.do(req{method: "GET", path: strings.TrimPrefix(link, "http://labelbase.test/auth/v1")})
+	r := e.do(req{method: "GET", path: strings.TrimPrefix(link, "http://labelbase.test/auth/v1"), noKey: true})
 	r.expect(e.t, http.StatusSeeOther, "")
 	loc, err := url.Parse(r.Header.Get("Location"))
 	if err != nil {
