@@ -97,6 +97,11 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 				return v
 			}
 			return secret
+		case "MAIL_DEV_INBOX":
+			// Capture mail unless a mail server is configured.
+			if os.Getenv(k) == "" && os.Getenv("SMTP_HOST") == "" {
+				return "true"
+			}
 		}
 		return os.Getenv(k)
 	})
@@ -110,13 +115,16 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	return serve(ctx, cfg, log, func(addr net.Addr) { devBanner(stdout, addr, code) })
+	return serve(ctx, cfg, log, func(addr net.Addr) { devBanner(stdout, addr, code, cfg.MailDevInbox) })
 }
 
 // devBanner tells the developer where the gateway is and how to sign up.
-func devBanner(w io.Writer, addr net.Addr, code string) {
+func devBanner(w io.Writer, addr net.Addr, code string, inbox bool) {
 	fmt.Fprintf(w, "\nLabelbase is running: %s\n", listenURL(addr))
 	fmt.Fprintf(w, "Invite code (5 sign-ups, 7 days): %s\n", code)
+	if inbox {
+		fmt.Fprintf(w, "Mail (password recovery) is captured at %s/_dev/inbox\n", listenURL(addr))
+	}
 	fmt.Fprintf(w, "More codes: go run ./cmd/labelbase invite create   •   Stop: Ctrl-C\n\n")
 }
 

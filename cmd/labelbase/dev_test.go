@@ -43,7 +43,7 @@ func TestDevBannerURLAnswers(t *testing.T) {
 	t.Cleanup(func() { srv.Shutdown(context.Background()) })
 
 	var out strings.Builder
-	devBanner(&out, l.Addr(), "INVITE-CODE")
+	devBanner(&out, l.Addr(), "INVITE-CODE", false)
 	const prefix = "Labelbase is running: "
 	var url string
 	for _, line := range strings.Split(out.String(), "\n") {

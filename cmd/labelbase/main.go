@@ -5,6 +5,7 @@
 //	labelbase migrate up|down|version     schema migrations
 //	labelbase invite create|list|revoke   invite codes
 //	labelbase keys [rotate|revoke KID]    API keys and JWT signing keys
+//	labelbase user list|create|...      manage users (admin API)
 //	labelbase demo                        load the demo catalogue
 //	labelbase crawl --once                run one ingest pass
 package main
@@ -32,6 +33,12 @@ Usage:
                                              print a new invite code
   labelbase invite list                      list invite codes
   labelbase invite revoke CODE               make a code unusable
+  labelbase user list [--page N] [--per-page N]   list users (admin API)
+  labelbase user create EMAIL [--password P] [--unconfirmed]
+                                             create a user; no invite code needed
+  labelbase user reset-password EMAIL        print a one-time password-reset link
+  labelbase user ban|unban EMAIL [--for 24h] ban (default: ~100 years) or unban
+  labelbase user delete EMAIL [--soft]       delete a user
   labelbase keys                             print the API keys (legacy JWT and sb_ keys) and signing keys
   labelbase keys rotate [--alg ES256|RS256]  add a signing key that signs from now on
   labelbase keys revoke KID                  remove a signing key: tokens it signed are refused
@@ -75,6 +82,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runMigrate(ctx, rest, stdout, log)
 	case "invite":
 		return runInvite(ctx, rest, stdout, log)
+	case "user":
+		return runUser(ctx, rest, stdout, log)
 	case "keys":
 		return runKeys(ctx, rest, stdout, log)
 	case "demo":

@@ -51,6 +51,10 @@ func runNodeSuite(t *testing.T, script string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	db := pgtest.New(t)
+	// The address is known before the config so that SITE_URL, where
+	// recovery links point and redirect, is the gateway under test.
+	srv := httptest.NewUnstartedServer(nil)
+	defer srv.Close()
 	env := map[string]string{
 		"DATABASE_URL":   db.URL,
 		"JWT_SECRET":     "acceptance-secret-acceptance-secret-0123456789",
@@ -60,6 +64,12 @@ func runNodeSuite(t *testing.T, script string) {
 		"RATE_LIMIT_TOKEN_PER_HOUR":       "100000",
 		"RATE_LIMIT_SIGNUP_PER_5MIN":      "100000",
 		"RATE_LIMIT_USER_UPDATE_PER_5MIN": "100000",
+		// Recovery links point at the gateway under test; its mail is
+		// captured at /_dev/inbox for the suites to read.
+		"SITE_URL":              "http://" + srv.Listener.Addr().String(),
+		"MAIL_DEV_INBOX":        "true",
+		"RATE_LIMIT_EMAIL_SENT": "100000",
+		"SMTP_MAX_FREQUENCY":    "0",
 	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {
@@ -92,8 +102,8 @@ func runNodeSuite(t *testing.T, script string) {
 	if script == "test:e2e" && !a.WebBuilt {
 		t.Fatal("the web app is not built into this test binary: run `npm --prefix frontend run build` first")
 	}
-	srv := httptest.NewServer(a.Handler)
-	defer srv.Close()
+	srv.Config.Handler = a.Handler
+	srv.Start()
 	keysAdmin := httptest.NewServer(keysAdminHandler(keyStore, a))
 	defer keysAdmin.Close()
 

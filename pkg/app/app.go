@@ -17,6 +17,7 @@ import (
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/demo"
+	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/rest"
 	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/token"
@@ -60,7 +61,18 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		return nil, err
 	}
 	verifier := token.NewKeySetVerifier(keys, "", time.Now)
-	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log})
+	mailer, inbox, err := mail.New(cfg)
+	if err != nil {
+		pools.Close()
+		return nil, fmt.Errorf("app: mail: %w", err)
+	}
+	switch {
+	case inbox != nil:
+		log.Info("mail is captured, not sent: read it at /_dev/inbox (MAIL_DEV_INBOX)")
+	case mailer == nil:
+		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
+	}
+	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log, Mailer: mailer})
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: auth: %w", err)
@@ -77,7 +89,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		Pool:   pools.Owner,
 		Auth:   authAPI.Register,
 		REST:   restAPI.Register,
-		Routes: demo.Routes,
+		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
 		Web:    web,
 	})
 	// After CORS (so a refusal is readable) and before the apikey check.

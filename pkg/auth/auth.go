@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,6 +24,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -38,6 +40,8 @@ type Deps struct {
 	// Now is the clock; nil means time.Now. Tests drive the refresh-token
 	// reuse interval and the rate limits with it.
 	Now func() time.Time
+	// Mailer sends recovery links; nil means recovery mail is off.
+	Mailer mail.Sender
 }
 
 // API serves /auth/v1.
@@ -56,6 +60,12 @@ type API struct {
 	tokenLimit  *limiter
 	signupLimit *limiter
 	updateLimit *limiter
+
+	mailer    mail.Sender
+	mailLimit *limiter
+	// mailWG tracks recovery mails being sent, which go out after the
+	// response so its timing does not tell whether the address exists.
+	mailWG sync.WaitGroup
 }
 
 // New checks d and returns the API.
@@ -100,6 +110,8 @@ func New(d Deps) (*API, error) {
 		tokenLimit:  newLimiter(d.Config.RateLimitToken, now),
 		signupLimit: newLimiter(d.Config.RateLimitSignup, now),
 		updateLimit: newLimiter(d.Config.RateLimitUserUpdate, now),
+		mailer:      d.Mailer,
+		mailLimit:   newLimiter(d.Config.RateLimitEmailSent, now),
 	}, nil
 }
 
@@ -114,6 +126,21 @@ func (a *API) Register(g *echo.Group) {
 	g.GET("/settings", a.settings)
 	g.GET("/health", a.health)
 	g.GET("/.well-known/jwks.json", a.jwks)
+	g.POST("/recover", a.recover)
+	g.POST("/verify", a.verifyPost)
+	g.GET("/admin/users", a.adminListUsers)
+	g.POST("/admin/users", a.adminCreateUser)
+	g.GET("/admin/users/:id", a.adminGetUser)
+	g.PUT("/admin/users/:id", a.adminUpdateUser)
+	g.DELETE("/admin/users/:id", a.adminDeleteUser)
+	g.POST("/admin/generate_link", a.adminGenerateLink)
+}
+
+// RegisterOpen adds the routes a browser opens without an API key: the
+// link in a recovery mail (GET /auth/v1/verify), which hosted Supabase also
+// serves outside its key check.
+func (a *API) RegisterOpen(e *echo.Echo) {
+	e.GET("/auth/v1/verify", a.verifyGet)
 }
 
 // tx runs fn in one transaction, committed when fn returns nil.

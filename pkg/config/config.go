@@ -63,6 +63,24 @@ type Config struct {
 	TrustedProxyHeader string
 	CORSAllowedOrigins []string
 
+	// Mail (account recovery), under GoTrue's names. Without SMTPHost and
+	// without MailDevInbox, recovery mail is off.
+	SMTPHost       string
+	SMTPPort       int
+	SMTPUser       string
+	SMTPPass       string
+	SMTPAdminEmail string
+	SMTPSenderName string
+	// SMTPMaxFrequency is how soon the same address may be mailed again.
+	SMTPMaxFrequency time.Duration
+	// MailerOTPExp is how long a recovery link stays valid.
+	MailerOTPExp time.Duration
+	// RateLimitEmailSent caps recovery mails per hour, over all addresses.
+	RateLimitEmailSent RateLimit
+	// MailDevInbox captures mail in memory and shows it at /_dev/inbox
+	// instead of sending it (labelbase dev, acceptance tests).
+	MailDevInbox bool
+
 	// REST.
 	DBSchemas        []string
 	DBAnonRole       string
@@ -146,6 +164,16 @@ func Load(getenv Getenv) (*Config, error) {
 		RateLimitSignup:           RateLimit{Count: p.integer("RATE_LIMIT_SIGNUP_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
 		RateLimitUserUpdate:       RateLimit{Count: p.integer("RATE_LIMIT_USER_UPDATE_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
 		TrustedProxyHeader:        p.str("TRUSTED_PROXY_HEADER", ""),
+		SMTPHost:                  p.str("SMTP_HOST", ""),
+		SMTPPort:                  p.integer("SMTP_PORT", 587),
+		SMTPUser:                  p.str("SMTP_USER", ""),
+		SMTPPass:                  p.secret("SMTP_PASS", ""),
+		SMTPAdminEmail:            p.str("SMTP_ADMIN_EMAIL", ""),
+		SMTPSenderName:            p.str("SMTP_SENDER_NAME", "Labelbase"),
+		SMTPMaxFrequency:          p.seconds("SMTP_MAX_FREQUENCY", 60*time.Second),
+		MailerOTPExp:              p.seconds("MAILER_OTP_EXP", 3600*time.Second),
+		RateLimitEmailSent:        RateLimit{Count: p.integer("RATE_LIMIT_EMAIL_SENT", 30), Per: time.Hour, Burst: p.integer("RATE_LIMIT_EMAIL_SENT", 30)},
+		MailDevInbox:              p.boolean("MAIL_DEV_INBOX", false),
 		CORSAllowedOrigins:        p.list("CORS_ALLOWED_ORIGINS", []string{"*"}),
 		DBSchemas:                 p.list("DB_SCHEMAS", []string{"public"}),
 		DBAnonRole:                p.str("DB_ANON_ROLE", "anon"),
@@ -247,6 +275,21 @@ func (c *Config) validate(p *parser) {
 		if rl.v.Burst < 1 {
 			p.fail("RATE_LIMIT_BURST must be at least 1")
 		}
+	}
+	if c.SMTPHost != "" && c.SMTPAdminEmail == "" {
+		p.fail("SMTP_ADMIN_EMAIL (the From address) is required when SMTP_HOST is set")
+	}
+	if c.SMTPPort < 1 || c.SMTPPort > 65535 {
+		p.fail("SMTP_PORT must be a TCP port")
+	}
+	if c.MailerOTPExp < time.Minute || c.MailerOTPExp > 24*time.Hour {
+		p.fail("MAILER_OTP_EXP must be between 60 and 86400 seconds")
+	}
+	if c.SMTPMaxFrequency < 0 {
+		p.fail("SMTP_MAX_FREQUENCY must not be negative")
+	}
+	if c.RateLimitEmailSent.Count < 1 {
+		p.fail("RATE_LIMIT_EMAIL_SENT must be at least 1")
 	}
 	if len(c.DBSchemas) == 0 {
 		p.fail("DB_SCHEMAS must name at least one schema")

@@ -17,6 +17,7 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.login.path, lazy: lazyRoute(() => import('./routes/login')) },
           { path: paths.signup.path, lazy: lazyRoute(() => import('./routes/signup')) },
+          { path: paths.forgotPassword.path, lazy: lazyRoute(() => import('./routes/forgot-password')) },
         ],
       },
       {
@@ -29,6 +30,8 @@ export const routes: RouteObject[] = [
           { path: paths.changePassword.path, lazy: lazyRoute(() => import('./routes/change-password')) },
         ],
       },
+      // Reached from the mailed link, signed in or (with a spent link) not.
+      { path: paths.resetPassword.path, lazy: lazyRoute(() => import('./routes/reset-password')) },
       { path: '*', lazy: lazyRoute(() => import('./routes/not-found')) },
     ],
   },

@@ -18,6 +18,12 @@ export const messages = {
     currentPasswordIncorrect: 'Current password is incorrect',
     passwordChanged: 'Password changed successfully!',
     changePasswordFailed: 'Failed to change password',
+    recoveryEmailRequired: 'Please enter your email address',
+    recoverySent: 'If an account exists for that email, a link to reset your password is on its way.',
+    recoveryFailed: 'Failed to send the reset link. Please try again.',
+    recoveryRateLimited: 'Too many reset requests. Please wait a while and try again.',
+    recoveryLinkInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
+    passwordReset: 'Your password has been reset.',
   },
   toggle: {
     tooFast: "Please slow down, you're toggling too fast!",

@@ -110,6 +110,12 @@ export async function updatePassword(password: string): Promise<ApiError | null>
   return error ? fromAuthError(error) : null
 }
 
+/** Asks the server to mail a password-reset link that lands on redirectTo. */
+export async function requestPasswordReset(email: string, redirectTo: string): Promise<ApiError | null> {
+  const { error } = await supabase().auth.resetPasswordForEmail(email, { redirectTo })
+  return error ? fromAuthError(error) : null
+}
+
 export async function signOut(): Promise<ApiError | null> {
   const { error } = await supabase().auth.signOut()
   return error ? fromAuthError(error) : null

@@ -56,6 +56,11 @@ export function LoginForm() {
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
+        <div className="text-right text-sm">
+          <Link to={paths.forgotPassword.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
+            Forgot password?
+          </Link>
+        </div>
         <Button type="submit" className="w-full" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign In'}
         </Button>

@@ -1,0 +1,251 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/labelbase/labelbase/pkg/auth"
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/server"
+)
+
+// userCLI drives the admin users API in process with the service_role key,
+// so `labelbase user ...` validates, audits and answers exactly as
+// /auth/v1/admin/users does for supabase.auth.admin.
+type userCLI struct {
+	cfg  *config.Config
+	pool *pgxpool.Pool
+	api  *auth.API
+	h    http.Handler
+}
+
+// cliConfig is the gateway's configuration, or, next to a running
+// `labelbase dev`, that instance's database and JWT secret.
+func cliConfig(log *slog.Logger) (*config.Config, error) {
+	cfg, err := loadConfig()
+	if err == nil || os.Getenv("DATABASE_URL") != "" || os.Getenv("DATABASE_URL_FILE") != "" {
+		return cfg, err
+	}
+	dir := devDataDir()
+	b, rerr := os.ReadFile(filepath.Join(dir, devURLFile))
+	if rerr != nil {
+		return nil, err
+	}
+	secret, serr := devSecret(dir)
+	if serr != nil {
+		return nil, serr
+	}
+	log.Debug("using the database of the running labelbase dev")
+	return config.Load(func(k string) string {
+		switch k {
+		case "DATABASE_URL":
+			return strings.TrimSpace(string(b))
+		case "JWT_SECRET":
+			if v := os.Getenv(k); v != "" {
+				return v
+			}
+			return secret
+		}
+		return os.Getenv(k)
+	})
+}
+
+func newUserCLI(ctx context.Context, log *slog.Logger) (*userCLI, error) {
+	cfg, err := cliConfig(log)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	api, err := auth.New(auth.Deps{Config: cfg, Pool: pool, Log: log})
+	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	h := server.New(server.Deps{Config: cfg, Log: log, Pool: pool, Auth: api.Register})
+	return &userCLI{cfg: cfg, pool: pool, api: api, h: h}, nil
+}
+
+// call sends one admin request and decodes the answer into out; a GoTrue
+// error becomes a Go error with its message.
+func (u *userCLI) call(method, path string, body, out any) (http.Header, error) {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(b)
+	}
+	r := httptest.NewRequest(method, "/auth/v1"+path, rd)
+	r.Header.Set("apikey", u.cfg.ServiceRoleKey)
+	r.Header.Set("Authorization", "Bearer "+u.cfg.ServiceRoleKey)
+	r.Header.Set("Content-Type", "application/json")
+	r.RemoteAddr = "127.0.0.1:0"
+	rec := httptest.NewRecorder()
+	u.h.ServeHTTP(rec, r)
+	if rec.Code >= 300 {
+		var e struct {
+			Code    string `json:"error_code"`
+			Msg     string `json:"msg"`
+			Message string `json:"message"`
+		}
+		_ = json.Unmarshal(rec.Body.Bytes(), &e)
+		msg := e.Msg
+		if msg == "" {
+			msg = e.Message
+		}
+		return nil, fmt.Errorf("%s (%s, HTTP %d)", msg, e.Code, rec.Code)
+	}
+	if out != nil {
+		return rec.Header(), json.Unmarshal(rec.Body.Bytes(), out)
+	}
+	return rec.Header(), nil
+}
+
+// resolve turns an email or a user id into an id.
+func (u *userCLI) resolve(ctx context.Context, who string) (string, error) {
+	if !strings.Contains(who, "@") {
+		return who, nil
+	}
+	var id string
+	err := u.pool.QueryRow(ctx, `SELECT id::text FROM auth.users WHERE email = lower(btrim($1)) AND deleted_at IS NULL`, who).Scan(&id)
+	if err != nil {
+		return "", fmt.Errorf("no user with email %s", who)
+	}
+	return id, nil
+}
+
+type cliUser struct {
+	ID               string  `json:"id"`
+	Email            string  `json:"email"`
+	EmailConfirmedAt *string `json:"email_confirmed_at"`
+	LastSignInAt     *string `json:"last_sign_in_at"`
+	CreatedAt        string  `json:"created_at"`
+}
+
+func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) == 0 {
+		return usageError{"user needs one of: list, create, reset-password, ban, unban, delete"}
+	}
+	fs := flag.NewFlagSet("user "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	page := fs.Int("page", 1, "page of the list")
+	perPage := fs.Int("per-page", 50, "users per page")
+	password := fs.String("password", "", "initial password (none: send a reset link)")
+	unconfirmed := fs.Bool("unconfirmed", false, "leave the email unconfirmed")
+	banFor := fs.String("for", "876000h", "ban length, a Go duration")
+	soft := fs.Bool("soft", false, "soft delete: keep the row, free the email")
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{err.Error()}
+	}
+	rest := fs.Args()
+	// Flags may also follow the EMAIL: parse what comes after it too.
+	if len(rest) > 1 {
+		if err := fs.Parse(rest[1:]); err != nil {
+			return usageError{err.Error()}
+		}
+		rest = append([]string{rest[0]}, fs.Args()...)
+	}
+	needOne := func() (string, error) {
+		if len(rest) != 1 {
+			return "", usageError{"user " + args[0] + " needs one EMAIL (or user id)"}
+		}
+		return rest[0], nil
+	}
+	if args[0] != "list" {
+		if _, err := needOne(); err != nil {
+			return err
+		}
+	}
+	switch args[0] {
+	case "list", "create", "reset-password", "ban", "unban", "delete":
+	default:
+		return usageError{fmt.Sprintf("unknown user command %q", args[0])}
+	}
+	u, err := newUserCLI(ctx, log)
+	if err != nil {
+		return err
+	}
+	defer u.pool.Close()
+	switch args[0] {
+	case "list":
+		var out struct{ Users []cliUser }
+		h, err := u.call("GET", fmt.Sprintf("/admin/users?page=%d&per_page=%d", *page, *perPage), nil, &out)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tEMAIL\tCONFIRMED\tLAST SIGN-IN\tCREATED")
+		for _, x := range out.Users {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", x.ID, x.Email, orDash(x.EmailConfirmedAt), orDash(x.LastSignInAt), x.CreatedAt)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s users in all (page %d)\n", h.Get("X-Total-Count"), *page)
+		return nil
+	case "create":
+		body := map[string]any{"email": rest[0], "email_confirm": !*unconfirmed}
+		if *password != "" {
+			body["password"] = *password
+		}
+		var out cliUser
+		if _, err := u.call("POST", "/admin/users", body, &out); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created %s (%s)\n", out.Email, out.ID)
+		return nil
+	case "reset-password":
+		link, err := u.api.RecoveryLink(ctx, rest[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "One-time link (valid %s), send it to the member:\n%s\n", u.cfg.MailerOTPExp, link)
+		return nil
+	case "ban", "unban", "delete":
+		id, err := u.resolve(ctx, rest[0])
+		if err != nil {
+			return err
+		}
+		switch args[0] {
+		case "ban", "unban":
+			d := *banFor
+			if args[0] == "unban" {
+				d = "none"
+			}
+			if _, err := u.call("PUT", "/admin/users/"+id, map[string]any{"ban_duration": d}, nil); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%sned %s\n", args[0], rest[0])
+		default:
+			if _, err := u.call("DELETE", "/admin/users/"+id, map[string]any{"should_soft_delete": *soft}, nil); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "deleted %s\n", rest[0])
+		}
+	}
+	return nil
+}
+
+func orDash(s *string) string {
+	if s == nil {
+		return "-"
+	}
+	return *s
+}

@@ -1,0 +1,59 @@
+import { useState, type FormEvent } from 'react'
+import { Link } from 'react-router'
+import { Button, focusRing } from '@/components/ui/button'
+import { TextField } from '@/components/ui/text-field'
+import { useToast } from '@/components/ui/toast'
+import { TOAST_ERROR_MS } from '@/config/constants'
+import { messages } from '@/config/messages'
+import { paths } from '@/config/paths'
+import { cn } from '@/lib/cn'
+import { requestRecovery } from '../api/recover'
+import { AuthCard } from './auth-card'
+
+export function ForgotPasswordForm() {
+  const toast = useToast()
+  const [email, setEmail] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [sent, setSent] = useState(false)
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    setBusy(true)
+    const result = await requestRecovery(email, window.location.origin)
+    setBusy(false)
+    if (!result.ok) {
+      toast.error(result.message, TOAST_ERROR_MS)
+      return
+    }
+    toast.success(messages.auth.recoverySent)
+    setSent(true)
+  }
+
+  return (
+    <AuthCard
+      title="Reset password"
+      subtitle="We will email you a link to choose a new password."
+      footer={
+        <>
+          Remembered it?{' '}
+          <Link to={paths.login.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
+            Sign in
+          </Link>
+        </>
+      }
+    >
+      {sent ? (
+        <p role="status" className="text-sm text-zinc-700">
+          {messages.auth.recoverySent} The link works once and expires after an hour.
+        </p>
+      ) : (
+        <form onSubmit={onSubmit} className="space-y-4">
+          <TextField label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy ? 'Sending…' : 'Send reset link'}
+          </Button>
+        </form>
+      )}
+    </AuthCard>
+  )
+}

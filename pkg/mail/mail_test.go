@@ -1,0 +1,144 @@
+package mail
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"mime/quotedprintable"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labelbase/labelbase/pkg/config"
+)
+
+// smtpSink is a minimal SMTP server on loopback that records one
+// conversation: enough of RFC 5321 for a client that finds no STARTTLS and
+// no AUTH. It exists because a real mail server is not available in tests.
+type smtpSink struct {
+	ln   net.Listener
+	done chan string // the DATA of the first message, with the envelope
+}
+
+func newSMTPSink(t *testing.T) *smtpSink {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &smtpSink{ln: ln, done: make(chan string, 1)}
+	t.Cleanup(func() { ln.Close() })
+	go s.serve()
+	return s
+}
+
+func (s *smtpSink) serve() {
+	c, err := s.ln.Accept()
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	r := bufio.NewReader(c)
+	w := func(line string) { _, _ = c.Write([]byte(line + "\r\n")) }
+	w("220 sink ESMTP")
+	var got strings.Builder
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			s.done <- got.String()
+			return
+		}
+		cmd := strings.ToUpper(strings.TrimSpace(line))
+		switch {
+		case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "HELO"):
+			w("250-sink")
+			w("250 8BITMIME")
+		case strings.HasPrefix(cmd, "MAIL FROM:"), strings.HasPrefix(cmd, "RCPT TO:"):
+			got.WriteString(strings.TrimSpace(line) + "\n")
+			w("250 OK")
+		case cmd == "DATA":
+			w("354 go on")
+			for {
+				l, err := r.ReadString('\n')
+				if err != nil || l == ".\r\n" {
+					break
+				}
+				got.WriteString(l)
+			}
+			w("250 queued")
+		case cmd == "QUIT":
+			w("221 bye")
+			s.done <- got.String()
+			return
+		default:
+			w("250 OK")
+		}
+	}
+}
+
+func TestSMTPSends(t *testing.T) {
+	sink := newSMTPSink(t)
+	port := sink.ln.Addr().(*net.TCPAddr).Port
+	s, err := NewSMTP(&config.Config{SMTPHost: "127.0.0.1", SMTPPort: port, SMTPAdminEmail: "noreply@labelbase.test", SMTPSenderName: "Labelbase"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(context.Background(), Message{To: "m@example.com", Subject: "Reset", Text: "link: http://x/verify?token=abc"}); err != nil {
+		t.Fatal(err)
+	}
+	conv := <-sink.done
+	// The body is quoted-printable; decode it to read the link as sent.
+	head, body, _ := strings.Cut(conv, "\r\n\r\n")
+	dec, err := io.ReadAll(quotedprintable.NewReader(strings.NewReader(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := head + "\n" + string(dec)
+	for _, want := range []string{"MAIL FROM:<noreply@labelbase.test>", "RCPT TO:<m@example.com>", "Subject: Reset", "http://x/verify?token=abc", `From: "Labelbase" <noreply@labelbase.test>`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("conversation lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+func TestSMTPReportsRefusal(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close() // nothing listens there now
+	s, _ := NewSMTP(&config.Config{SMTPHost: "127.0.0.1", SMTPPort: port, SMTPAdminEmail: "noreply@labelbase.test"})
+	if err := s.Send(context.Background(), Message{To: "m@example.com", Subject: "x", Text: "y"}); err == nil {
+		t.Fatal("sending to a closed port succeeded")
+	}
+	if _, err := NewSMTP(&config.Config{SMTPHost: "h"}); err == nil {
+		t.Fatal("no From address accepted")
+	}
+}
+
+func TestInboxKeepsNewestAndServes(t *testing.T) {
+	in := NewInbox(2)
+	for i := range 3 {
+		_ = in.Send(context.Background(), Message{To: "m" + strconv.Itoa(i) + "@example.com", Subject: "<s>", Text: "t"})
+	}
+	msgs := in.Messages()
+	if len(msgs) != 2 || msgs[0].To != "m2@example.com" || msgs[1].To != "m1@example.com" {
+		t.Fatalf("messages %+v", msgs)
+	}
+	rec := httptest.NewRecorder()
+	in.ServeHTTP(rec, httptest.NewRequest("GET", "/_dev/inbox", nil))
+	body := rec.Body.String()
+	if !strings.Contains(body, "&lt;s&gt;") || strings.Contains(body, "<s>") {
+		t.Errorf("page does not escape: %s", body)
+	}
+	rec = httptest.NewRecorder()
+	r := httptest.NewRequest("GET", "/_dev/inbox?to=M1@example.com", nil)
+	r.Header.Set("Accept", "application/json")
+	in.ServeHTTP(rec, r)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"to":"m1@example.com"`) || strings.Contains(rec.Body.String(), "m2@") {
+		t.Errorf("json: %d %s", rec.Code, rec.Body)
+	}
+}
