@@ -32,8 +32,9 @@ type App struct {
 	// embedded.
 	WebBuilt bool
 
-	log *slog.Logger
-	wg  sync.WaitGroup
+	log       *slog.Logger
+	wg        sync.WaitGroup
+	accessLog *server.AccessLog
 }
 
 // New connects to the database and builds the handler. The schema must be
@@ -55,6 +56,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		return nil, fmt.Errorf("app: rest: %w", err)
 	}
 	web, built := frontend.Files()
+	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
 	h := server.New(server.Deps{
 		Config: cfg,
 		Log:    log,
@@ -63,8 +65,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger) (*App, error
 		REST:   restAPI.Register,
 		Routes: demo.Routes,
 		Web:    web,
+
+		AccessLog: accessLog,
 	})
-	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log}, nil
+	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log, accessLog: accessLog}, nil
 }
 
 // StartBackground runs the schema-cache watcher (and, unless disabled, the
@@ -80,9 +84,11 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 	}
 }
 
-// Close waits for the background work (whose context must have ended) and
-// closes the pools.
+// Close waits for the background work (whose context must have ended),
+// closes the pools and writes the access-log lines still queued. Call it
+// after the HTTP server has stopped.
 func (a *App) Close() {
 	a.wg.Wait()
 	a.Pools.Close()
+	a.accessLog.Close()
 }

@@ -56,6 +56,9 @@ type Config struct {
 	StatementTimeout time.Duration
 	MaxBodyBytes     int64
 	DBPoolSize       int
+	// CompressMinBytes is the smallest API response body gzipped for
+	// clients that accept it; below it the gzip framing costs more than it saves.
+	CompressMinBytes int
 
 	// Ingest.
 	BandcampUpstream     string
@@ -114,6 +117,7 @@ func Load(getenv Getenv) (*Config, error) {
 		StatementTimeout:          p.duration("DB_STATEMENT_TIMEOUT", 10*time.Second),
 		MaxBodyBytes:              int64(p.integer("MAX_BODY_BYTES", 1<<20)),
 		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
+		CompressMinBytes:          p.integer("COMPRESS_MIN_BYTES", 1024),
 		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                   p.str("CRAWL_AT", "03:00"),
 		CrawlRequestInterval:      p.duration("CRAWL_REQUEST_INTERVAL", time.Second),
@@ -194,6 +198,9 @@ func (c *Config) validate(p *parser) {
 	}
 	if c.DBPoolSize < 2 {
 		p.fail("DB_POOL_SIZE must be at least 2")
+	}
+	if c.CompressMinBytes < 0 {
+		p.fail("COMPRESS_MIN_BYTES must not be negative")
 	}
 	if c.BandcampUpstream != "" {
 		if u, err := url.Parse(c.BandcampUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
