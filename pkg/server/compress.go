@@ -170,7 +170,10 @@ func (w *gzipWriter) finish() error {
 // Flush sends what is held back (compressed if it already qualifies) so
 // streaming handlers are not stalled by the threshold.
 func (w *gzipWriter) Flush() {
-	if !w.decided && w.code != 0 {
+	if !w.decided {
+		if w.code == 0 {
+			w.code = http.StatusOK
+		}
 		_ = w.decide(len(w.buf) >= w.minSize && w.compressible())
 	}
 	if w.gz != nil {
