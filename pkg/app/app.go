@@ -36,8 +36,9 @@ type App struct {
 	log *slog.Logger
 	wg  sync.WaitGroup
 	// keys and keyStore are the signing keys and the table they follow.
-	keys     *token.KeySet
-	keyStore *token.Store
+	keys      *token.KeySet
+	keyStore  *token.Store
+	accessLog *server.AccessLog
 }
 
 // New connects to the database and builds the handler. The schema must be
@@ -83,6 +84,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		return nil, fmt.Errorf("app: rest: %w", err)
 	}
 	web, built := frontend.Files()
+	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
 	h := server.New(server.Deps{
 		Config: cfg,
 		Log:    log,
@@ -91,12 +93,14 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		REST:   restAPI.Register,
 		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
 		Web:    web,
+
+		AccessLog: accessLog,
 	})
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey}))
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log,
-		keys: keys, keyStore: keyStore}, nil
+		keys: keys, keyStore: keyStore, accessLog: accessLog}, nil
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.
@@ -144,11 +148,13 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 	}
 }
 
-// Close waits for the background work (whose context must have ended) and
-// closes the pools.
+// Close waits for the background work (whose context must have ended),
+// closes the pools and writes the access-log lines still queued. Call it
+// after the HTTP server has stopped.
 func (a *App) Close() {
 	a.wg.Wait()
 	a.Pools.Close()
+	a.accessLog.Close()
 }
 
 // Option adjusts an App for a harness; serve and dev pass none.

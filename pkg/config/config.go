@@ -105,6 +105,9 @@ type Config struct {
 	// db-aggregates-enabled): handy, and a way to make the database sum a
 	// whole table, hence off by default.
 	DBAggregatesEnabled bool
+	// CompressMinBytes is the smallest API response body gzipped for
+	// clients that accept it; below it the gzip framing costs more than it saves.
+	CompressMinBytes int
 
 	// Ingest.
 	BandcampUpstream     string
@@ -185,6 +188,7 @@ func Load(getenv Getenv) (*Config, error) {
 		DBDefaultGrants:           p.boolean("DB_DEFAULT_GRANTS", false),
 		DBAggregatesEnabled:       p.boolean("DB_AGGREGATES_ENABLED", false),
 		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
+		CompressMinBytes:          p.integer("COMPRESS_MIN_BYTES", 1024),
 		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                   p.str("CRAWL_AT", "03:00"),
 		CrawlRequestInterval:      p.duration("CRAWL_REQUEST_INTERVAL", time.Second),
@@ -307,6 +311,9 @@ func (c *Config) validate(p *parser) {
 	}
 	if c.DBPoolSize < 2 {
 		p.fail("DB_POOL_SIZE must be at least 2")
+	}
+	if c.CompressMinBytes < 0 {
+		p.fail("COMPRESS_MIN_BYTES must not be negative")
 	}
 	if c.BandcampUpstream != "" {
 		if u, err := url.Parse(c.BandcampUpstream); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bufio"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,98 +12,82 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// compressMinSize is the smallest response worth compressing: below it,
-// gzip's header and CPU cost more than the bytes saved.
-const compressMinSize = 1024
-
-// compressResponses gzips responses of compressible types above
-// compressMinSize for clients that accept gzip, and marks them
-// Vary: Accept-Encoding. Responses that already carry an encoding (the
-// web app's precompressed assets) pass through.
+// compressAPI gzips API responses whose body reaches minSize bytes, for
+// clients whose Accept-Encoding allows gzip.
 //
-// Hand-written rather than klauspost's gzhttp (whose gzip encoder it uses):
-// gzhttp never compresses a response with a Content-Range header, and every
-// PostgREST response carries one — for rows, not bytes.
-func compressResponses(log func(c *echo.Context, err error)) echo.MiddlewareFunc {
+// Written here rather than taken from klauspost/compress's gzhttp (whose gzip
+// encoder it uses) or echo's Gzip middleware: gzhttp never compresses a
+// response that carries Content-Range, because it assumes a byte range, but
+// PostgREST's Content-Range counts rows and comes with every list read; echo's
+// middleware ignores q-values ("gzip;q=0" would get gzip) and compresses
+// responses that are already encoded. Brotli is not offered at run time: the
+// pure-Go encoder costs several times gzip's CPU per response for a few
+// percent fewer bytes on JSON; the web app's assets get brotli at build time.
+func compressAPI(minSize int) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			r := c.Request()
-			if r.Method == http.MethodHead || !acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			// The body depends on Accept-Encoding whether or not this
+			// response ends up compressed: caches must key on it.
+			c.Response().Header().Add("Vary", "Accept-Encoding")
+			if r.Method == http.MethodHead || acceptedQ(r.Header.Get("Accept-Encoding"), "gzip") <= 0 {
 				return next(c)
 			}
 			orig := c.Response()
-			cw := &compressWriter{ResponseWriter: orig}
-			c.SetResponse(echo.NewResponse(cw, c.Echo().Logger))
+			w := &gzipWriter{ResponseWriter: orig, minSize: minSize}
+			c.SetResponse(w)
 			err := next(c)
-			if err != nil {
-				// Render the error here, inside the wrapper, so the body goes
-				// through the same writer as every other response.
-				log(c, err)
-				err = nil
-			}
-			cw.finish()
+			// Errors are rendered after the middleware chain, through the
+			// original writer: they are small and must not be swallowed by
+			// a half-used gzip writer.
 			c.SetResponse(orig)
+			if cerr := w.finish(); err == nil {
+				err = cerr
+			}
 			return err
 		}
 	}
 }
 
-// acceptsGzip reads Accept-Encoding for gzip.
-func acceptsGzip(h string) bool { return acceptsEncoding(h, "gzip") }
+var gzipWriters = sync.Pool{New: func() any {
+	w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	return w
+}}
 
-// acceptsEncoding reads Accept-Encoding, q-values included ("gzip;q=0" is
-// a no); "*" accepts any encoding.
-func acceptsEncoding(h, enc string) bool {
-	for _, part := range strings.Split(h, ",") {
-		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
-		name = strings.ToLower(strings.TrimSpace(name))
-		if name != enc && name != "*" {
-			continue
-		}
-		q := 1.0
-		if k, v, ok := strings.Cut(strings.TrimSpace(params), "="); ok && strings.TrimSpace(k) == "q" {
-			if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-				q = f
-			}
-		}
-		return q > 0
-	}
-	return false
-}
-
-// compressible are the content types worth compressing.
-func compressible(ct string) bool {
-	ct = strings.ToLower(ct)
-	for _, p := range []string{"application/json", "application/vnd.pgrst", "application/openapi+json", "application/geo+json",
-		"text/", "application/javascript", "image/svg+xml"} {
-		if strings.HasPrefix(ct, p) {
-			return true
-		}
-	}
-	return false
-}
-
-var gzipPool = sync.Pool{New: func() any { w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression); return w }}
-
-// compressWriter holds the response back until it knows whether it is
-// big enough to compress.
-type compressWriter struct {
+// gzipWriter holds back the status and the first minSize bytes, then
+// decides once: gzip everything, or pass everything through unchanged.
+type gzipWriter struct {
 	http.ResponseWriter
-	status  int
+	minSize int
+	code    int
 	buf     []byte
 	decided bool
-	gz      *gzip.Writer
+	gz      *gzip.Writer // set when compressing
 }
 
-func (w *compressWriter) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
+func (w *gzipWriter) WriteHeader(code int) {
+	if w.decided {
+		w.ResponseWriter.WriteHeader(code) // let the underlying writer report the misuse
+		return
+	}
+	if w.code != 0 {
+		return // superfluous, as net/http treats it
+	}
+	if code < 200 && code != http.StatusSwitchingProtocols {
+		// Informational responses (103 Early Hints) go out at once and do
+		// not end the response.
+		w.ResponseWriter.WriteHeader(code)
+		return
+	}
+	w.code = code
+	if !bodyAllowed(code) {
+		w.decide(false)
 	}
 }
 
-func (w *compressWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
+func (w *gzipWriter) Write(b []byte) (int, error) {
+	if w.code == 0 {
+		w.code = http.StatusOK
 	}
 	if w.decided {
 		if w.gz != nil {
@@ -109,59 +95,161 @@ func (w *compressWriter) Write(b []byte) (int, error) {
 		}
 		return w.ResponseWriter.Write(b)
 	}
-	w.buf = append(w.buf, b...)
-	if len(w.buf) >= compressMinSize {
-		if err := w.decide(true); err != nil {
-			return 0, err
-		}
+	if len(w.buf)+len(b) < w.minSize {
+		w.buf = append(w.buf, b...)
+		return len(b), nil
 	}
-	return len(b), nil
+	if err := w.decide(w.compressible()); err != nil {
+		return 0, err
+	}
+	if w.gz != nil {
+		return w.gz.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
 }
 
-// decide sends the headers, compressed or not, and the buffered body.
-func (w *compressWriter) decide(big bool) error {
-	w.decided = true
+// compressible says whether the response, now known to be large enough,
+// should be gzipped: a body is allowed, nobody encoded it already, and its
+// type is text.
+func (w *gzipWriter) compressible() bool {
 	h := w.Header()
-	eligible := h.Get("Content-Encoding") == "" && w.status != http.StatusNoContent &&
-		w.status != http.StatusNotModified && compressible(h.Get("Content-Type"))
-	if eligible {
-		h.Add("Vary", "Accept-Encoding")
+	return bodyAllowed(w.code) && h.Get("Content-Encoding") == "" && textual(h.Get("Content-Type"))
+}
+
+// decide sends the header, then the held-back bytes, either through gzip or
+// plain.
+func (w *gzipWriter) decide(compress bool) error {
+	w.decided = true
+	if w.code == 0 {
+		w.code = http.StatusOK
 	}
-	if eligible && big {
+	if compress {
+		h := w.Header()
 		h.Set("Content-Encoding", "gzip")
 		h.Del("Content-Length")
-		w.gz = gzipPool.Get().(*gzip.Writer)
+		w.ResponseWriter.WriteHeader(w.code)
+		w.gz = gzipWriters.Get().(*gzip.Writer)
 		w.gz.Reset(w.ResponseWriter)
+		if len(w.buf) > 0 {
+			if _, err := w.gz.Write(w.buf); err != nil {
+				return err
+			}
+		}
+	} else {
+		w.ResponseWriter.WriteHeader(w.code)
+		if len(w.buf) > 0 {
+			if _, err := w.ResponseWriter.Write(w.buf); err != nil {
+				return err
+			}
+		}
 	}
-	w.ResponseWriter.WriteHeader(w.status)
-	buf := w.buf
 	w.buf = nil
-	if len(buf) == 0 {
+	return nil
+}
+
+// finish ends the response: a body that stayed under minSize goes out
+// plain; a gzip stream gets its trailer. A handler that wrote nothing
+// leaves the response untouched for the error renderer.
+func (w *gzipWriter) finish() error {
+	if !w.decided {
+		if w.code == 0 && len(w.buf) == 0 {
+			return nil
+		}
+		return w.decide(false)
+	}
+	if w.gz == nil {
 		return nil
 	}
-	var err error
-	if w.gz != nil {
-		_, err = w.gz.Write(buf)
-	} else {
-		_, err = w.ResponseWriter.Write(buf)
-	}
+	err := w.gz.Close()
+	w.gz.Reset(nil)
+	gzipWriters.Put(w.gz)
+	w.gz = nil
 	return err
 }
 
-// finish flushes what is held back and closes the encoder.
-func (w *compressWriter) finish() {
+// Flush sends what is held back (compressed if it already qualifies) so
+// streaming handlers are not stalled by the threshold.
+func (w *gzipWriter) Flush() {
 	if !w.decided {
-		if w.status == 0 {
-			return // nothing was written; the caller's writer decides
+		if w.code == 0 {
+			w.code = http.StatusOK
 		}
-		_ = w.decide(false)
+		_ = w.decide(len(w.buf) >= w.minSize && w.compressible())
 	}
 	if w.gz != nil {
-		_ = w.gz.Close()
-		gzipPool.Put(w.gz)
-		w.gz = nil
+		_ = w.gz.Flush()
 	}
+	http.NewResponseController(w.ResponseWriter).Flush() //nolint:errcheck // best effort, as http.Flusher
 }
 
-// Unwrap lets http.ResponseController reach the connection.
-func (w *compressWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w *gzipWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	return http.NewResponseController(w.ResponseWriter).Hijack()
+}
+
+// Unwrap lets echo.UnwrapResponse and http.ResponseController reach the
+// underlying writer.
+func (w *gzipWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func bodyAllowed(code int) bool {
+	return code >= 200 && code != http.StatusNoContent && code != http.StatusNotModified
+}
+
+// textual reports whether a media type compresses well: text, JSON
+// (including PostgREST's vnd.pgrst.*+json), XML and JavaScript. Images and
+// octet streams are left alone.
+func textual(ct string) bool {
+	ct = strings.ToLower(ct)
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	ct = strings.TrimSpace(ct)
+	return strings.HasPrefix(ct, "text/") || strings.HasSuffix(ct, "json") ||
+		strings.HasSuffix(ct, "xml") || strings.HasSuffix(ct, "javascript") || ct == "image/svg+xml"
+}
+
+// acceptedQ returns the quality an Accept-Encoding header gives coding
+// (RFC 9110 §12.5.3): its own entry, else "*", else 0. An absent or empty
+// header accepts nothing but identity.
+func acceptedQ(header, coding string) float64 {
+	star := -1.0
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(part, ";")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if name == "" {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil || f < 0 || f > 1 {
+					f = 0 // a malformed weight is not consent
+				}
+				q = f
+			}
+		}
+		switch {
+		case name == coding || (coding == "gzip" && name == "x-gzip"):
+			return q
+		case name == "*":
+			star = q
+		}
+	}
+	if star > 0 {
+		return star
+	}
+	return 0
+}
+
+// preferredEncoding picks among the precompressed codings the client
+// accepts, brotli first on a tie (it is smaller), or "" for identity.
+func preferredEncoding(header string, available ...string) string {
+	best, bestQ := "", 0.0
+	for _, enc := range available {
+		if q := acceptedQ(header, enc); q > bestQ {
+			best, bestQ = enc, q
+		}
+	}
+	return best
+}

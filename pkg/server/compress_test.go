@@ -4,182 +4,359 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/labstack/echo/v5"
 
-	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
-// bigJSON is a PostgREST-like body well above the compression threshold.
-var bigJSON = func() []byte {
-	rows := make([]map[string]any, 200)
-	for i := range rows {
-		rows[i] = map[string]any{"id": i, "label_name": "Label number " + strings.Repeat("x", i%7)}
+// rows is a PostgREST-like list body well above the 1 KB threshold.
+func rows(n int) []map[string]any {
+	out := make([]map[string]any, n)
+	for i := range out {
+		out[i] = map[string]any{"id": i, "title": fmt.Sprintf("Release number %d", i), "artist": "Someone"}
 	}
-	b, _ := json.Marshal(rows)
-	return b
-}()
+	return out
+}
 
-func compressServer(t *testing.T) (http.Handler, string) {
+func compressServer(t testing.TB, web fstest.MapFS) (*echo.Echo, *config.Config) {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
+		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef",
+			"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js"}[k]
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	js := bytes.Repeat([]byte("console.log('labelbase');\n"), 200)
-	var br bytes.Buffer
-	br.WriteString("BROTLI-TWIN") // the server sends twins as they are
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	_, _ = zw.Write(js)
-	_ = zw.Close()
-	web := fstest.MapFS{
-		"index.html":            {Data: []byte("<html><head><!--labelbase:runtime-config--></head><body>" + strings.Repeat("<p>app</p>", 200) + "</body></html>")},
-		"assets/app-1a2b.js":    {Data: js},
-		"assets/app-1a2b.js.br": {Data: br.Bytes()},
-		"assets/app-1a2b.js.gz": {Data: gz.Bytes()},
-		"assets/plain-9z.css":   {Data: bytes.Repeat([]byte("body{margin:0}\n"), 200)},
-	}
 	mod := func(g *echo.Group) {
-		g.GET("/big", func(c *echo.Context) error {
-			c.Response().Header().Set("Content-Range", "0-199/*")
-			return c.Blob(http.StatusOK, "application/json; charset=utf-8", bigJSON)
+		big := func(c *echo.Context) error {
+			c.Response().Header().Set("Content-Range", "0-49/*")
+			return c.JSON(http.StatusOK, rows(50))
+		}
+		g.GET("/big", big)
+		g.HEAD("/big", big)
+		g.GET("/small", func(c *echo.Context) error { return c.JSON(http.StatusOK, rows(1)) })
+		g.DELETE("/big", func(c *echo.Context) error { return c.NoContent(http.StatusNoContent) })
+		g.GET("/encoded", func(c *echo.Context) error {
+			c.Response().Header().Set("Content-Encoding", "br")
+			return c.Blob(http.StatusOK, "application/json", bytes.Repeat([]byte("x"), 4096))
 		})
-		g.GET("/small", func(c *echo.Context) error { return c.JSON(http.StatusOK, map[string]int{"n": 1}) })
-		g.GET("/none", func(c *echo.Context) error { return c.NoContent(http.StatusNoContent) })
-		g.GET("/fail", func(c *echo.Context) error {
-			e := apierr.New(http.StatusBadRequest, "PGRST100", "%s", strings.Repeat("bad ", 400))
-			return e
+		g.GET("/image", func(c *echo.Context) error {
+			return c.Blob(http.StatusOK, "image/png", bytes.Repeat([]byte{1, 2, 3}, 2000))
 		})
+		g.GET("/fail", func(c *echo.Context) error { return echo.NewHTTPError(http.StatusBadRequest, "bad") })
 	}
-	return server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), REST: mod, Web: web}), cfg.AnonKey
+	return server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Auth: mod, REST: mod, Web: web}), cfg
 }
 
 func gunzip(t *testing.T, b []byte) []byte {
 	t.Helper()
-	zr, err := gzip.NewReader(bytes.NewReader(b))
+	r, err := gzip.NewReader(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("not gzip: %v", err)
 	}
-	out, err := io.ReadAll(zr)
+	out, err := io.ReadAll(r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
-func TestAPIResponsesAreCompressed(t *testing.T) {
+func TestAPICompressedAboveThreshold(t *testing.T) {
 	t.Parallel()
-	h, anonKey := compressServer(t)
-	get := func(path, accept string) *http.Response {
-		return do(h, "GET", path, map[string]string{"Accept-Encoding": accept, "apikey": anonKey}).Result()
-	}
-
-	res := get("/rest/v1/big", "br;q=1, gzip;q=0.8")
-	body, _ := io.ReadAll(res.Body)
-	if res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Vary") != "Accept-Encoding" {
-		t.Fatalf("big JSON: Content-Encoding %q, Vary %q", res.Header.Get("Content-Encoding"), res.Header.Get("Vary"))
-	}
-	if res.Header.Get("Content-Range") != "0-199/*" {
-		t.Fatalf("Content-Range lost: %q", res.Header.Get("Content-Range"))
-	}
-	if !bytes.Equal(gunzip(t, body), bigJSON) {
-		t.Fatal("decoded body differs from the original")
-	}
-	if len(body) >= len(bigJSON)/2 {
-		t.Fatalf("gzip saved little: %d of %d bytes", len(body), len(bigJSON))
-	}
-
-	for _, accept := range []string{"", "identity", "gzip;q=0", "br"} {
-		res := get("/rest/v1/big", accept)
-		body, _ := io.ReadAll(res.Body)
-		if res.Header.Get("Content-Encoding") != "" || !bytes.Equal(body, bigJSON) {
-			t.Errorf("Accept-Encoding %q: Content-Encoding %q, %d bytes", accept, res.Header.Get("Content-Encoding"), len(body))
+	e, cfg := compressServer(t, nil)
+	want, _ := json.Marshal(rows(50))
+	for _, prefix := range []string{"/rest/v1", "/auth/v1"} {
+		w := do(e, "GET", prefix+"/big", map[string]string{"apikey": cfg.AnonKey, "Accept-Encoding": "br;q=1.0, gzip;q=0.8, *;q=0.1"})
+		h := w.Header()
+		if w.Code != 200 || h.Get("Content-Encoding") != "gzip" || !strings.Contains(strings.Join(h.Values("Vary"), ","), "Accept-Encoding") {
+			t.Fatalf("%s: %d %v", prefix, w.Code, h)
 		}
-	}
-
-	res = get("/rest/v1/small", "gzip")
-	body, _ = io.ReadAll(res.Body)
-	if res.Header.Get("Content-Encoding") != "" || string(body) != `{"n":1}`+"\n" && string(body) != `{"n":1}` {
-		t.Errorf("small body: Content-Encoding %q, body %q", res.Header.Get("Content-Encoding"), body)
-	}
-	if res.Header.Get("Vary") != "Accept-Encoding" {
-		t.Errorf("small body: Vary %q (a cache must still key on Accept-Encoding)", res.Header.Get("Vary"))
-	}
-
-	res = get("/rest/v1/none", "gzip")
-	if res.StatusCode != http.StatusNoContent || res.Header.Get("Content-Encoding") != "" {
-		t.Errorf("204: status %d, Content-Encoding %q", res.StatusCode, res.Header.Get("Content-Encoding"))
-	}
-
-	head := do(h, "HEAD", "/rest/v1/big", map[string]string{"Accept-Encoding": "gzip", "apikey": anonKey}).Result()
-	if head.Header.Get("Content-Encoding") != "" {
-		t.Errorf("HEAD: Content-Encoding %q", head.Header.Get("Content-Encoding"))
-	}
-
-	// An error big enough to compress keeps its status and PostgREST shape.
-	res = get("/rest/v1/fail", "gzip")
-	body, _ = io.ReadAll(res.Body)
-	if res.StatusCode != http.StatusBadRequest || res.Header.Get("Content-Encoding") != "gzip" {
-		t.Fatalf("error: status %d, Content-Encoding %q", res.StatusCode, res.Header.Get("Content-Encoding"))
-	}
-	var e map[string]any
-	if err := json.Unmarshal(gunzip(t, body), &e); err != nil || e["code"] != "PGRST100" {
-		t.Fatalf("error body: %v %v", e, err)
+		if h.Get("Content-Range") != "0-49/*" || !strings.HasPrefix(h.Get("Content-Type"), "application/json") || h.Get("Content-Length") != "" {
+			t.Fatalf("%s: headers lost or stale: %v", prefix, h)
+		}
+		if w.Body.Len() >= len(want) {
+			t.Fatalf("%s: compressed body %d bytes, plain %d", prefix, w.Body.Len(), len(want))
+		}
+		if got := bytes.TrimSpace(gunzip(t, w.Body.Bytes())); !bytes.Equal(got, want) {
+			t.Fatalf("%s: decoded body differs:\n%s", prefix, got)
+		}
 	}
 }
 
-func TestWebAssetsArePrecompressed(t *testing.T) {
+func TestAPINotCompressed(t *testing.T) {
 	t.Parallel()
-	h, _ := compressServer(t)
-	cases := []struct{ accept, wantEnc, wantStart string }{
-		{"gzip, deflate, br", "br", "BROTLI-TWIN"},
-		{"gzip", "gzip", ""},
-		{"", "", "console.log"},
-		{"br;q=0, gzip", "gzip", ""},
+	e, cfg := compressServer(t, nil)
+	key := cfg.AnonKey
+	cases := []struct {
+		name, method, path, accept string
+		code                       int
+	}{
+		{"small body", "GET", "/rest/v1/small", "gzip", 200},
+		{"no Accept-Encoding", "GET", "/rest/v1/big", "", 200},
+		{"identity only", "GET", "/rest/v1/big", "identity", 200},
+		{"gzip refused with q=0", "GET", "/rest/v1/big", "gzip;q=0, identity", 200},
+		{"star refused, gzip not named", "GET", "/rest/v1/big", "*;q=0", 200},
+		{"malformed q", "GET", "/rest/v1/big", "gzip;q=lots", 200},
+		{"HEAD", "HEAD", "/rest/v1/big", "gzip", 200},
+		{"204", "DELETE", "/rest/v1/big", "gzip", 204},
+		{"already encoded", "GET", "/rest/v1/encoded", "gzip", 200},
+		{"not text", "GET", "/rest/v1/image", "gzip", 200},
+		{"error", "GET", "/rest/v1/fail", "gzip", 400},
 	}
 	for _, tc := range cases {
-		res := do(h, "GET", "/assets/app-1a2b.js", map[string]string{"Accept-Encoding": tc.accept}).Result()
-		body, _ := io.ReadAll(res.Body)
-		if got := res.Header.Get("Content-Encoding"); got != tc.wantEnc {
-			t.Errorf("Accept-Encoding %q: Content-Encoding %q, want %q", tc.accept, got, tc.wantEnc)
-			continue
-		}
-		if !strings.HasPrefix(res.Header.Get("Content-Type"), "text/javascript") || res.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
-			t.Errorf("Accept-Encoding %q: Content-Type %q, Cache-Control %q", tc.accept, res.Header.Get("Content-Type"), res.Header.Get("Cache-Control"))
-		}
-		switch {
-		case tc.wantEnc == "gzip":
-			if !bytes.HasPrefix(gunzip(t, body), []byte("console.log")) {
-				t.Errorf("gzip twin does not decode to the asset")
+		t.Run(tc.name, func(t *testing.T) {
+			h := map[string]string{"apikey": key}
+			if tc.accept != "" {
+				h["Accept-Encoding"] = tc.accept
 			}
-		case !bytes.HasPrefix(body, []byte(tc.wantStart)):
-			t.Errorf("Accept-Encoding %q: body starts %q", tc.accept, body[:min(20, len(body))])
+			w := do(e, tc.method, tc.path, h)
+			if w.Code != tc.code {
+				t.Fatalf("status %d, want %d", w.Code, tc.code)
+			}
+			if ce := w.Header().Get("Content-Encoding"); ce == "gzip" {
+				t.Fatalf("compressed: %v", w.Header())
+			}
+			switch tc.path {
+			case "/rest/v1/big":
+				if tc.method == "GET" {
+					var got []map[string]any
+					if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || len(got) != 50 {
+						t.Fatalf("plain body: %v %q", err, w.Body.String()[:min(80, w.Body.Len())])
+					}
+				} else if tc.method == "DELETE" && w.Body.Len() != 0 { // (the recorder keeps HEAD bodies net/http would drop)
+					t.Fatalf("%s has a body: %q", tc.method, w.Body.String())
+				}
+			case "/rest/v1/encoded":
+				if w.Header().Get("Content-Encoding") != "br" || w.Body.Len() != 4096 {
+					t.Fatalf("encoded body changed: %v %d", w.Header(), w.Body.Len())
+				}
+			}
+		})
+	}
+}
+
+// The wildcard grants gzip when gzip is not named.
+func TestAPICompressedForWildcard(t *testing.T) {
+	t.Parallel()
+	e, cfg := compressServer(t, nil)
+	w := do(e, "GET", "/rest/v1/big", map[string]string{"apikey": cfg.AnonKey, "Accept-Encoding": "*"})
+	if w.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("%v", w.Header())
+	}
+}
+
+func testWeb() fstest.MapFS {
+	js := []byte(strings.Repeat("console.log('labelbase');\n", 100))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(js)
+	zw.Close()
+	return fstest.MapFS{
+		"index.html":            {Data: []byte("<html><head><!--labelbase:runtime-config--></head><body>app</body></html>")},
+		"assets/app-1a2b.js":    {Data: js},
+		"assets/app-1a2b.js.gz": {Data: gz.Bytes()},
+		// The server never decodes a variant; these bytes only need to be recognisable.
+		"assets/app-1a2b.js.br":   {Data: []byte("brotli-variant")},
+		"assets/gzonly-9z.css":    {Data: []byte("body{}")},
+		"assets/gzonly-9z.css.gz": {Data: []byte("not-really-gzip")},
+		"assets/plain-3c4d.js":    {Data: []byte("console.log(2)")},
+	}
+}
+
+func TestPrecompressedAssets(t *testing.T) {
+	t.Parallel()
+	web := testWeb()
+	e, _ := compressServer(t, web)
+	plain := web["assets/app-1a2b.js"].Data
+	cases := []struct {
+		name, path, accept, enc string
+		body                    []byte
+	}{
+		{"brotli preferred on a tie", "/assets/app-1a2b.js", "gzip, deflate, br, zstd", "br", web["assets/app-1a2b.js.br"].Data},
+		{"gzip preferred by q", "/assets/app-1a2b.js", "br;q=0.5, gzip", "gzip", web["assets/app-1a2b.js.gz"].Data},
+		{"gzip only", "/assets/app-1a2b.js", "gzip", "gzip", web["assets/app-1a2b.js.gz"].Data},
+		{"identity", "/assets/app-1a2b.js", "", "", plain},
+		{"both refused", "/assets/app-1a2b.js", "br;q=0, gzip;q=0", "", plain},
+		{"only gz variant, br asked", "/assets/gzonly-9z.css", "br", "", []byte("body{}")},
+		{"only gz variant, gzip asked", "/assets/gzonly-9z.css", "br, gzip", "gzip", []byte("not-really-gzip")},
+		{"no variant", "/assets/plain-3c4d.js", "br, gzip", "", []byte("console.log(2)")},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := do(e, "GET", tc.path, map[string]string{"Accept-Encoding": tc.accept})
+			h := w.Header()
+			if w.Code != 200 || h.Get("Content-Encoding") != tc.enc || !bytes.Equal(w.Body.Bytes(), tc.body) {
+				t.Fatalf("%d %v body %d bytes", w.Code, h, w.Body.Len())
+			}
+			if h.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+				t.Fatalf("cache: %v", h)
+			}
+			wantCT := "text/javascript; charset=utf-8"
+			if strings.HasSuffix(tc.path, ".css") {
+				wantCT = "text/css; charset=utf-8"
+			}
+			if h.Get("Content-Type") != wantCT {
+				t.Fatalf("content type %q", h.Get("Content-Type"))
+			}
+			vary := strings.Contains(strings.Join(h.Values("Vary"), ","), "Accept-Encoding")
+			if vary != (tc.path != "/assets/plain-3c4d.js") {
+				t.Fatalf("Vary: %v", h.Values("Vary"))
+			}
+		})
+	}
+	// The gzip variant decodes to the file.
+	w := do(e, "GET", "/assets/app-1a2b.js", map[string]string{"Accept-Encoding": "gzip"})
+	if got := gunzip(t, w.Body.Bytes()); !bytes.Equal(got, plain) {
+		t.Fatal("gzip variant does not decode to the file")
+	}
+}
+
+func TestIndexCompressedWithRuntimeConfig(t *testing.T) {
+	t.Parallel()
+	e, cfg := compressServer(t, testWeb())
+	for _, p := range []string{"/", "/labels", "/index.html"} {
+		w := do(e, "GET", p, map[string]string{"Accept-Encoding": "gzip, br"})
+		h := w.Header()
+		if w.Code != 200 || h.Get("Content-Encoding") != "gzip" || !strings.Contains(strings.Join(h.Values("Vary"), ","), "Accept-Encoding") ||
+			h.Get("Cache-Control") != "no-cache, no-store, must-revalidate" || !strings.HasPrefix(h.Get("Content-Type"), "text/html") {
+			t.Fatalf("%s: %d %v", p, w.Code, h)
 		}
-		if tc.wantEnc != "" && !strings.Contains(res.Header.Get("Vary"), "Accept-Encoding") {
-			t.Errorf("Accept-Encoding %q: Vary %q", tc.accept, res.Header.Get("Vary"))
+		html := string(gunzip(t, w.Body.Bytes()))
+		if !strings.Contains(html, `"anonKey":"`+cfg.AnonKey+`"`) || !strings.Contains(html, "https://stats.example/s.js") || strings.Contains(html, "labelbase:runtime-config") {
+			t.Fatalf("%s: runtime config missing: %s", p, html)
 		}
 	}
-	// No twin: the middleware compresses it on the fly instead.
-	res := do(h, "GET", "/assets/plain-9z.css", map[string]string{"Accept-Encoding": "gzip"}).Result()
-	body, _ := io.ReadAll(res.Body)
-	if res.Header.Get("Content-Encoding") != "gzip" || !bytes.HasPrefix(gunzip(t, body), []byte("body{margin:0}")) {
-		t.Errorf("asset without twin: Content-Encoding %q", res.Header.Get("Content-Encoding"))
+	w := do(e, "GET", "/", map[string]string{"Accept-Encoding": "gzip;q=0"})
+	if w.Header().Get("Content-Encoding") != "" || !strings.Contains(w.Body.String(), cfg.AnonKey) {
+		t.Fatalf("identity index: %v %q", w.Header(), w.Body.String())
 	}
-	// index.html carries the runtime config and is compressed per request.
-	res = do(h, "GET", "/labels", map[string]string{"Accept-Encoding": "gzip"}).Result()
-	body, _ = io.ReadAll(res.Body)
-	if res.Header.Get("Content-Encoding") != "gzip" || !bytes.Contains(gunzip(t, body), []byte("window.__LABELBASE__=")) {
-		t.Errorf("index.html: Content-Encoding %q", res.Header.Get("Content-Encoding"))
+}
+
+// Every line logged before Close is written by the time Close returns,
+// with the status and the bytes that went on the wire.
+func TestAccessLogFlushesOnClose(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var buf bytes.Buffer
+	log := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	}), nil))
+	// A queue much smaller than the number of lines: producers must wait, not drop.
+	al := server.NewAccessLog(log, 8)
+	e, cfg := compressServer(t, nil)
+	e = server.New(server.Deps{Config: cfg, Log: log, AccessLog: al, REST: func(g *echo.Group) {
+		g.GET("/big", func(c *echo.Context) error { return c.JSON(http.StatusOK, rows(50)) })
+	}})
+	const n = 300
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range n / 4 {
+				r := httptest.NewRequest("GET", "/rest/v1/big", nil)
+				r.Header.Set("apikey", cfg.AnonKey)
+				if i%2 == 0 {
+					r.Header.Set("Accept-Encoding", "gzip")
+				}
+				e.ServeHTTP(httptest.NewRecorder(), r)
+			}
+		}()
+	}
+	wg.Wait()
+	al.Close()
+	mu.Lock()
+	out := buf.String()
+	mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != n {
+		t.Fatalf("%d lines, want %d", len(lines), n)
+	}
+	plain, _ := json.Marshal(rows(50))
+	var gzipped, whole int
+	for _, l := range lines {
+		if !strings.Contains(l, "status=200") || !strings.Contains(l, "path=/rest/v1/big") {
+			t.Fatalf("line: %s", l)
+		}
+		if strings.Contains(l, fmt.Sprintf("bytes=%d ", len(plain)+1)) { // echo's JSON ends with a newline
+			whole++
+		} else {
+			gzipped++
+		}
+	}
+	if whole != n/2 || gzipped != n/2 {
+		t.Fatalf("plain=%d compressed=%d, want %d each:\n%s", whole, gzipped, n/2, lines[0])
+	}
+	// After Close a straggler is still written, synchronously.
+	al.Log(slog.NewRecord(time.Now(), slog.LevelInfo, "late", 0))
+	if !strings.Contains(buf.String(), "msg=late") {
+		t.Fatal("line after Close lost")
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// BenchmarkAPICompression measures the middleware's cost per 50-row list
+// response, plain vs gzip.
+func BenchmarkAPICompression(b *testing.B) {
+	e, cfg := compressServer(b, nil)
+	for _, accept := range []string{"", "gzip"} {
+		b.Run("accept="+accept, func(b *testing.B) {
+			b.ReportAllocs()
+			r := httptest.NewRequest("GET", "/rest/v1/big", nil)
+			r.Header.Set("apikey", cfg.AnonKey)
+			r.Header.Set("Accept-Encoding", accept)
+			for b.Loop() {
+				e.ServeHTTP(httptest.NewRecorder(), r)
+			}
+		})
+	}
+}
+
+// A streaming handler that flushes gets what it wrote so far, compressed
+// once past the threshold, and the stream still decodes whole.
+func TestAPICompressedStreamFlushes(t *testing.T) {
+	t.Parallel()
+	cfg, _ := config.Load(func(k string) string {
+		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
+	})
+	chunk := strings.Repeat("line of text\n", 100)
+	var flushedAt int
+	rec := httptest.NewRecorder()
+	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), REST: func(g *echo.Group) {
+		g.GET("/stream", func(c *echo.Context) error {
+			c.Response().Header().Set("Content-Type", "text/plain")
+			io.WriteString(c.Response(), chunk)
+			http.NewResponseController(c.Response()).Flush()
+			flushedAt = rec.Body.Len()
+			io.WriteString(c.Response(), chunk)
+			return nil
+		})
+	}})
+	r := httptest.NewRequest("GET", "/rest/v1/stream", nil)
+	r.Header.Set("apikey", cfg.AnonKey)
+	r.Header.Set("Accept-Encoding", "gzip")
+	e.ServeHTTP(rec, r)
+	if rec.Header().Get("Content-Encoding") != "gzip" || flushedAt == 0 || !rec.Flushed {
+		t.Fatalf("flush: %v, %d bytes at flush", rec.Header(), flushedAt)
+	}
+	if got := string(gunzip(t, rec.Body.Bytes())); got != chunk+chunk {
+		t.Fatalf("decoded %d bytes, want %d", len(got), 2*len(chunk))
 	}
 }

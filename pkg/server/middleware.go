@@ -40,28 +40,40 @@ func requestID() echo.MiddlewareFunc {
 	}
 }
 
-// accessLog writes one line per request. Query strings are left out: they
-// can carry filter values that are personal data.
-func accessLog(log *slog.Logger) echo.MiddlewareFunc {
+// accessLog writes one line per request: through sink's queue when there
+// is one, else synchronously to log. Query strings are left out: they can
+// carry filter values that are personal data. bytes counts what went on the
+// wire, after compression.
+func accessLog(log *slog.Logger, sink *AccessLog) echo.MiddlewareFunc {
+	if sink == nil {
+		sink = &AccessLog{h: log.Handler(), closed: true} // closed: Log writes inline
+	}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			start := time.Now()
 			err := next(c)
-			status := 0
+			if !sink.enabled() {
+				return err
+			}
+			status, size := 0, int64(0)
 			if r, _ := echo.UnwrapResponse(c.Response()); r != nil {
-				status = r.Status
+				status, size = r.Status, r.Size
 			}
 			if err != nil {
 				// The error handler runs after us; report what it will send.
 				status = toAPIError(err).Status
 			}
-			log.Info("request",
-				"request_id", c.Get(KeyRequestID),
-				"method", c.Request().Method,
-				"path", c.Request().URL.Path,
-				"status", status,
-				"duration_ms", time.Since(start).Milliseconds(),
-				"ip", c.RealIP())
+			id, _ := c.Get(KeyRequestID).(string)
+			rec := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+			rec.AddAttrs(
+				slog.String("request_id", id),
+				slog.String("method", c.Request().Method),
+				slog.String("path", c.Request().URL.Path),
+				slog.Int("status", status),
+				slog.Int64("bytes", size),
+				slog.Int64("duration_ms", time.Since(start).Milliseconds()),
+				slog.String("ip", c.RealIP()))
+			sink.Log(rec)
 			return err
 		}
 	}

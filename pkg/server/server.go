@@ -35,6 +35,9 @@ type Deps struct {
 	Routes func(e *echo.Echo)
 	// Web is the built app (index.html at its root); nil serves nothing at /.
 	Web fs.FS
+	// AccessLog, when set, takes the access-log lines off the request path;
+	// its owner closes it after the server stops. Nil writes them inline.
+	AccessLog *AccessLog
 }
 
 // New returns the gateway's HTTP handler.
@@ -45,15 +48,16 @@ func New(d Deps) *echo.Echo {
 	e.HTTPErrorHandler = errorHandler(d.Log)
 
 	e.Pre(requestID(), securityHeaders())
-	e.Use(accessLog(d.Log), compressResponses(e.HTTPErrorHandler), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
+	e.Use(accessLog(d.Log, d.AccessLog), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
 
 	e.GET("/health", health(d.Pool))
 	keys := apiKeys(d.Config.AnonKey, d.Config.ServiceRoleKey)
+	gz := compressAPI(d.Config.CompressMinBytes)
 	if d.Auth != nil {
-		d.Auth(e.Group("/auth/v1", keys))
+		d.Auth(e.Group("/auth/v1", gz, keys))
 	}
 	if d.REST != nil {
-		d.REST(e.Group("/rest/v1", keys))
+		d.REST(e.Group("/rest/v1", gz, keys))
 	}
 	if d.Routes != nil {
 		d.Routes(e)

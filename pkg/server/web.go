@@ -9,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
@@ -22,12 +23,18 @@ const runtimeConfigMarker = "<!--labelbase:runtime-config-->"
 // registerWeb serves the single-page app: files as they are (hashed assets
 // cached for a year), and index.html, never cached, for every other path so
 // client-side routes survive a reload.
+//
+// The build (frontend/scripts/precompress.mjs) leaves name.br and name.gz
+// beside each compressible file; they are sent with Content-Encoding to
+// clients that accept them, so nothing is compressed per request. index.html
+// carries the runtime config, so it is gzipped once here instead.
 func registerWeb(e *echo.Echo, files fs.FS, cfg *config.Config) {
 	index, err := fs.ReadFile(files, "index.html")
 	if err != nil {
 		index = []byte("<!doctype html><title>Labelbase</title><p>No web app was built into this binary.</p>")
 	}
 	index = injectRuntimeConfig(index, cfg)
+	indexGz := gzipBytes(index)
 
 	serve := func(c *echo.Context) error {
 		p := strings.TrimPrefix(path.Clean("/"+c.Request().URL.Path), "/")
@@ -36,9 +43,10 @@ func registerWeb(e *echo.Echo, files fs.FS, cfg *config.Config) {
 		if strings.HasPrefix(p, "auth/") || strings.HasPrefix(p, "rest/") || p == "auth" || p == "rest" {
 			return echo.ErrNotFound
 		}
+		accept := c.Request().Header.Get("Accept-Encoding")
+		h := c.Response().Header()
 		if p != "" && p != "index.html" {
 			if b, err := fs.ReadFile(files, p); err == nil {
-				h := c.Response().Header()
 				if strings.HasPrefix(p, "assets/") {
 					h.Set("Cache-Control", "public, max-age=31536000, immutable")
 				} else {
@@ -48,22 +56,59 @@ func registerWeb(e *echo.Echo, files fs.FS, cfg *config.Config) {
 				if ct == "" {
 					ct = http.DetectContentType(b)
 				}
-				if enc, zb := precompressed(files, p, c.Request().Header.Get("Accept-Encoding")); zb != nil {
-					h.Set("Content-Encoding", enc)
-					h.Add("Vary", "Accept-Encoding")
-					return c.Blob(http.StatusOK, ct, zb)
-				}
-				return c.Blob(http.StatusOK, ct, b)
+				return c.Blob(http.StatusOK, ct, precompressed(files, p, b, accept, h))
 			}
 			if strings.HasPrefix(p, "assets/") {
 				return echo.ErrNotFound
 			}
 		}
-		c.Response().Header().Set("Cache-Control", "no-cache, no-store, must-revalidate")
+		h.Set("Cache-Control", "no-cache, no-store, must-revalidate")
+		h.Add("Vary", "Accept-Encoding")
+		if acceptedQ(accept, "gzip") > 0 {
+			h.Set("Content-Encoding", "gzip")
+			return c.HTMLBlob(http.StatusOK, indexGz)
+		}
 		return c.HTMLBlob(http.StatusOK, index)
 	}
 	e.GET("/*", serve)
 	e.HEAD("/*", serve)
+}
+
+// precompressed returns the build's brotli or gzip variant of file p when
+// the client accepts it and it exists, setting Content-Encoding, and plain
+// otherwise. Vary is set whenever a variant exists, so a shared cache never
+// hands a br body to a client that asked for identity.
+func precompressed(files fs.FS, p string, plain []byte, accept string, h http.Header) []byte {
+	var have []string
+	for _, enc := range []string{"br", "gzip"} {
+		if _, err := fs.Stat(files, p+encodingSuffix[enc]); err == nil {
+			have = append(have, enc)
+		}
+	}
+	if len(have) == 0 {
+		return plain
+	}
+	h.Add("Vary", "Accept-Encoding")
+	enc := preferredEncoding(accept, have...)
+	if enc == "" {
+		return plain
+	}
+	b, err := fs.ReadFile(files, p+encodingSuffix[enc])
+	if err != nil {
+		return plain
+	}
+	h.Set("Content-Encoding", enc)
+	return b
+}
+
+var encodingSuffix = map[string]string{"br": ".br", "gzip": ".gz"}
+
+func gzipBytes(b []byte) []byte {
+	var buf bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	_, _ = w.Write(b)
+	_ = w.Close()
+	return buf.Bytes()
 }
 
 func injectRuntimeConfig(index []byte, cfg *config.Config) []byte {
@@ -75,21 +120,4 @@ func injectRuntimeConfig(index []byte, cfg *config.Config) []byte {
 	safe := strings.ReplaceAll(string(js), "</", `<\/`)
 	script := "<script>window.__LABELBASE__=" + safe + "</script>"
 	return bytes.Replace(index, []byte(runtimeConfigMarker), []byte(script), 1)
-}
-
-// precompressed returns the build's .br or .gz twin of file p (written by
-// frontend/scripts/precompress.mjs) when the client accepts that encoding,
-// brotli first: it is smaller, and compressing at build time costs nothing
-// per request. A file without a twin is served as it is (the compression
-// middleware may still gzip it).
-func precompressed(files fs.FS, p, acceptEncoding string) (string, []byte) {
-	for _, enc := range []struct{ name, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
-		if !acceptsEncoding(acceptEncoding, enc.name) {
-			continue
-		}
-		if b, err := fs.ReadFile(files, p+enc.ext); err == nil {
-			return enc.name, b
-		}
-	}
-	return "", nil
 }

@@ -1,0 +1,79 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+)
+
+// AccessLog writes the gateway's one line per request on its own goroutine,
+// so formatting the line and the write to stderr (measured at ~7 % of the
+// gateway's CPU when done inline) are off the request's path.
+//
+// Lines wait in a bounded queue. When it is full — the log sink is slower
+// than the request rate for longer than a queue's worth of lines — Log
+// blocks until there is room instead of dropping: an access log with holes
+// is worse for an operator than a request slowed to the speed the
+// synchronous log had anyway, and a slow sink stays visible as latency
+// rather than hidden as a counter. Close drains the queue, so a clean
+// shutdown loses no line.
+type AccessLog struct {
+	h    slog.Handler
+	q    chan slog.Record
+	done chan struct{}
+
+	mu     sync.RWMutex // held for reading while sending, for writing to close q
+	closed bool
+}
+
+// DefaultAccessLogQueue lines absorb bursts well past what one gateway
+// serves in the time a stalled terminal or journald takes to catch up.
+const DefaultAccessLogQueue = 4096
+
+// NewAccessLog starts the writer for log's handler with a queue of size
+// lines. Call Close once the HTTP server has stopped.
+func NewAccessLog(log *slog.Logger, size int) *AccessLog {
+	if size < 1 {
+		size = 1
+	}
+	a := &AccessLog{h: log.Handler(), q: make(chan slog.Record, size), done: make(chan struct{})}
+	go a.run()
+	return a
+}
+
+func (a *AccessLog) run() {
+	defer close(a.done)
+	for r := range a.q {
+		_ = a.h.Handle(context.Background(), r)
+	}
+}
+
+// enabled avoids building a record nobody will write.
+func (a *AccessLog) enabled() bool {
+	return a.h.Enabled(context.Background(), slog.LevelInfo)
+}
+
+// Log queues r. After Close it writes r directly: a straggler is still
+// recorded, just synchronously.
+func (a *AccessLog) Log(r slog.Record) {
+	a.mu.RLock()
+	if a.closed {
+		a.mu.RUnlock()
+		_ = a.h.Handle(context.Background(), r)
+		return
+	}
+	a.q <- r
+	a.mu.RUnlock()
+}
+
+// Close stops accepting lines, writes every queued one and returns when
+// they are written. It is safe to call more than once.
+func (a *AccessLog) Close() {
+	a.mu.Lock()
+	if !a.closed {
+		a.closed = true
+		close(a.q)
+	}
+	a.mu.Unlock()
+	<-a.done
+}
