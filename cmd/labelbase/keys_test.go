@@ -43,9 +43,9 @@ func TestKeysCommands(t *testing.T) {
 		t.Fatalf("second rotate: %q, %v", out, err)
 	}
 	out, _ = runCLI(t, db.URL, "keys")
-	if !regexp.MustCompile(rsKid + `\s+RS256\s+\S+\s+current`).MatchString(out) ||
-		!regexp.MustCompile(kid + `\s+ES256\s+\S+\s+verifies`).MatchString(out) ||
-		!regexp.MustCompile(legacy + `\s+HS256\s+JWT_SECRET\s+verifies \(legacy\)`).MatchString(out) {
+	if !regexp.MustCompile(rsKid+`\s+RS256\s+\S+\s+current`).MatchString(out) ||
+		!regexp.MustCompile(kid+`\s+ES256\s+\S+\s+verifies`).MatchString(out) ||
+		!regexp.MustCompile(legacy+`\s+HS256\s+JWT_SECRET\s+verifies \(legacy\)`).MatchString(out) {
 		t.Fatalf("keys after two rotations:\n%s", out)
 	}
 

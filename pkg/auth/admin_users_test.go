@@ -266,4 +266,3 @@ func TestAdminCreateMarkerIsTransactionLocal(t *testing.T) {
 		t.Errorf("%d redemptions", n)
 	}
 }
-

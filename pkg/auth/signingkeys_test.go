@@ -5,7 +5,6 @@ import (
 	"crypto/elliptic"
 	"encoding/base64"
 	"encoding/json"
-	"math/big"
 	"net/http"
 	"strings"
 	"testing"
@@ -51,14 +50,18 @@ func tokenHeader(t *testing.T, raw string) map[string]any {
 // verifying through the JWKS would.
 func ecFromJWK(t *testing.T, k map[string]any) *ecdsa.PublicKey {
 	t.Helper()
-	coord := func(name string) *big.Int {
+	coord := func(name string) []byte {
 		b, err := base64.RawURLEncoding.DecodeString(k[name].(string))
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || len(b) != 32 {
+			t.Fatalf("JWK %s: %d bytes, %v", name, len(b), err)
 		}
-		return new(big.Int).SetBytes(b)
+		return b
 	}
-	return &ecdsa.PublicKey{Curve: elliptic.P256(), X: coord("x"), Y: coord("y")}
+	pub, err := ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, coord("x")...), coord("y")...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pub
 }
 
 // An ES256-signing gateway: the session's access token carries the key's

@@ -299,8 +299,10 @@ func (s *KeySet) JWKS() []byte {
 		switch pub := k.signer.Public().(type) {
 		case *ecdsa.PublicKey:
 			j.Kty, j.Crv = "EC", "P-256"
-			j.X = b64(pub.X.FillBytes(make([]byte, 32)))
-			j.Y = b64(pub.Y.FillBytes(make([]byte, 32)))
+			// The uncompressed point is 0x04 || X || Y, 32 bytes each on P-256.
+			if pt, err := pub.Bytes(); err == nil && len(pt) == 65 {
+				j.X, j.Y = b64(pt[1:33]), b64(pt[33:])
+			}
 		case *rsa.PublicKey:
 			j.Kty = "RSA"
 			j.N = b64(pub.N.Bytes())
