@@ -15,8 +15,9 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // TestGenerateGrowAndReport runs the benchmark end to end on a tiny dataset:
 // generation, growth to twice the releases (with listens for the new ones),
 // a second run that changes nothing, and the report, which must produce a
-// row per call with plans captured and no sequential scan of releases
-// flagged on a vacuumed, analysed catalogue. Timings are printed, never
+// complete row per call with plans captured. At this size the planner may
+// rightly scan releases sequentially, so that flag is not asserted here
+// (sql/indexes_test.go guards index use); timings are printed, never
 // asserted.
 func TestGenerateGrowAndReport(t *testing.T) {
 	ctx := context.Background()
