@@ -121,10 +121,13 @@ func Generate(ctx context.Context, pool *pgxpool.Pool, size Size, w io.Writer) e
 			labels, perLabel, int64(size.ReleasesPerLabel)-perLabel)
 		todo = growth
 		args = func(s step) []any {
-			if s.name == "releases" {
+			switch s.name {
+			case "releases":
 				return []any{size.ReleasesPerLabel, perLabel}
+			case "listens":
+				return []any{maxID, size.ListenEvery}
 			}
-			return []any{maxID, size.ListenEvery}
+			return nil
 		}
 	default:
 		fmt.Fprintf(w, "the scale dataset is already there (%d labels, %d releases each); skipping generation\n", labels, perLabel)

@@ -1,6 +1,7 @@
 -- Back to the bodies and the index of 000005.
 CREATE INDEX releases_random_idx ON public.releases (random_key) WHERE genres <> '{}';
 DROP INDEX public.releases_random_pick_idx;
+DROP INDEX public.labels_letter_idx;
 
 CREATE OR REPLACE FUNCTION private.followed_labels_status(p_user uuid)
 RETURNS TABLE (id bigint, label_name text, label_url text, tags text[], is_fully_checked boolean)

@@ -13,6 +13,14 @@ CREATE INDEX releases_random_pick_idx ON public.releases (random_key)
   INCLUDE (release_date, label_id, id, genres) WHERE genres <> '{}';
 DROP INDEX public.releases_random_idx;
 
+-- The Labels page's letter filter (lower(left(label_name, 1)), which
+-- private.label_matches compares once PL/pgSQL plans with the letter known)
+-- in the page's order. label_name is included so the count of a letter is
+-- an index-only scan: PostgreSQL answers an expression from the index only
+-- when the columns it reads are there too.
+CREATE INDEX labels_letter_idx ON public.labels (lower(left(label_name, 1)), lower(label_name), id)
+  INCLUDE (label_name);
+
 -- The New Releases feed, as a merge of the followed labels' own date
 -- orders instead of a sort of all their releases: a page ending at row
 -- v_want needs at most v_want rows from any one label, and all of them are
