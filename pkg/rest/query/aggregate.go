@@ -17,11 +17,8 @@ func (b *Builder) aggExpr(l *level, it SelectItem) (string, error) {
 	}
 	expr := "count(*)"
 	if it.Field != nil {
-		fe, _, _, err := b.fieldExpr(l, *it.Field)
+		fe, err := b.itemExpr(l, it)
 		if err != nil {
-			return "", err
-		}
-		if fe, err = castExpr(fe, it.Cast); err != nil {
 			return "", err
 		}
 		expr = it.Agg + "(" + fe + ")"
@@ -58,11 +55,8 @@ func (b *Builder) groupBySQL(l *level) (string, error) {
 				add(q(l.alias) + "." + q(c.Name))
 			}
 		case it.Field != nil:
-			expr, _, _, err := b.fieldExpr(l, *it.Field)
+			expr, err := b.itemExpr(l, it)
 			if err != nil {
-				return "", err
-			}
-			if expr, err = castExpr(expr, it.Cast); err != nil {
 				return "", err
 			}
 			add(expr)

@@ -434,6 +434,17 @@ func outputName(it SelectItem) string {
 // castRe allows only plain type names; the parser already restricts them.
 var castRe = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
+// itemExpr is a select item's column (or JSON path) with its ::type cast:
+// what the select shows, what a GROUP BY groups on, what an aggregate
+// reads.
+func (b *Builder) itemExpr(l *level, it SelectItem) (string, error) {
+	expr, _, _, err := b.fieldExpr(l, *it.Field)
+	if err != nil {
+		return "", err
+	}
+	return castExpr(expr, it.Cast)
+}
+
 // castExpr applies a select item's ::type cast, if any.
 func castExpr(expr, cast string) (string, error) {
 	if cast == "" {
@@ -463,11 +474,8 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 		case it.Star:
 			parts = append(parts, q(l.alias)+".*")
 		case it.Field != nil:
-			expr, _, _, err := b.fieldExpr(l, *it.Field)
+			expr, err := b.itemExpr(l, it)
 			if err != nil {
-				return "", err
-			}
-			if expr, err = castExpr(expr, it.Cast); err != nil {
 				return "", err
 			}
 			parts = append(parts, expr+" AS "+q(outputName(it)))

@@ -69,11 +69,7 @@ func (b *Builder) RPC(c Call, req *Request, o ReadOpts) (*Statement, error) {
 	if f.RetKind == "void" || o.Head {
 		body = "''"
 	}
-	with := ""
-	if len(ctes) > 0 {
-		with = "WITH " + strings.Join(ctes, ", ") + " "
-	}
-	return b.statement(with + "SELECT NULL::text, '1', " + body + ", " + gucs + " FROM " + from + call + " AS pgrst_f(pgrst_v)"), nil
+	return b.statement(withClause(ctes) + "SELECT NULL::text, '1', " + body + ", " + gucs + " FROM " + from + call + " AS pgrst_f(pgrst_v)"), nil
 }
 
 func qiFunc(f *schema.Func) string {

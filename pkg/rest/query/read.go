@@ -42,12 +42,16 @@ func (b *Builder) statement(sql string) *Statement {
 
 const gucs = "nullif(current_setting('response.headers', true), ''), nullif(current_setting('response.status', true), '')"
 
-func wrap(ctes []string, total, body, inner string) string {
-	with := ""
-	if len(ctes) > 0 {
-		with = "WITH " + strings.Join(ctes, ", ") + " "
+// withClause is "WITH cte, … " before a statement, or "" without CTEs.
+func withClause(ctes []string) string {
+	if len(ctes) == 0 {
+		return ""
 	}
-	return with + "SELECT " + total + "::text, pg_catalog.count(*)::text, " + body + ", " + gucs + " FROM (" + inner + ") pgrst_t"
+	return "WITH " + strings.Join(ctes, ", ") + " "
+}
+
+func wrap(ctes []string, total, body, inner string) string {
+	return withClause(ctes) + "SELECT " + total + "::text, pg_catalog.count(*)::text, " + body + ", " + gucs + " FROM (" + inner + ") pgrst_t"
 }
 
 // csvBody is PostgREST's CSV: a header of the first row's keys, then each
@@ -137,11 +141,7 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	case o.Count && o.Planned:
 		// Prefer: count=planned: the planner's estimate of the same rows,
 		// from an EXPLAIN pipelined before the statement (as PostgREST).
-		with := ""
-		if len(tg.CTEs) > 0 {
-			with = "WITH " + strings.Join(tg.CTEs, ", ") + " "
-		}
-		countSQL = "EXPLAIN (FORMAT JSON) " + with + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL
+		countSQL = "EXPLAIN (FORMAT JSON) " + withClause(tg.CTEs) + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL
 	case o.Count:
 		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"
 	}
