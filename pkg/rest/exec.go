@@ -163,14 +163,15 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		steps = append(steps, step{kind: kind})
 	}
 	send(db.SetupSQL, setupArgs, stepOther)
+	// The planned count's EXPLAIN and the statement bind the same values.
+	mainArgs := stringArgs(s.stmt.Args)
 	if s.stmt.CountSQL != "" && s.plan == nil {
-		send(s.stmt.CountSQL, stringArgs(s.stmt.Args), stepCount)
+		send(s.stmt.CountSQL, mainArgs, stepCount)
 	}
 	mainSQL := s.stmt.SQL
 	if s.plan != nil {
 		mainSQL = s.plan.explain(mainSQL)
 	}
-	mainArgs := stringArgs(s.stmt.Args)
 	if a.observe != nil {
 		a.observe(mainSQL, mainArgs, s.caller)
 	}

@@ -62,14 +62,15 @@ func negotiate(accept string, root, planOK bool) (accepted, error) {
 		c := cand{typ: strings.ToLower(strings.TrimSpace(fields[0])), q: 1, i: i, params: map[string]string{}}
 		for _, p := range fields[1:] {
 			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
-			c.params[strings.ToLower(strings.TrimSpace(k))] = strings.TrimSpace(v)
-			switch strings.ToLower(strings.TrimSpace(k)) {
+			k, v = strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v)
+			c.params[k] = v
+			switch k {
 			case "q":
-				if f, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
+				if f, err := strconv.ParseFloat(v, 64); err == nil {
 					c.q = f
 				}
 			case "nulls":
-				c.strip = strings.TrimSpace(v) == "stripped"
+				c.strip = v == "stripped"
 			}
 		}
 		names = append(names, strings.TrimSpace(part))
