@@ -19,6 +19,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/app"
@@ -57,17 +58,31 @@ func Defaults() Options {
 }
 
 // Result is one scenario's figures.
+//
+// Floor is the floor: the gateway's exact statement, prepared, on
+// connections whose role and claims were set once. The two other
+// references split the gap between the gateway and that floor in two:
+// HTTPFloor serves the same statement over HTTP (the same client, a bare
+// net/http handler on the floor's pool), so gateway/HTTPFloor is what the
+// gateway itself costs beyond any HTTP service of this SQL; SetupFloor
+// sends the gateway's per-request setup statement (role, claims, request
+// settings — what RLS with a different user per request needs) and the
+// statement in one pipeline, without HTTP, so SetupFloor/Floor is what
+// switching callers per transaction costs PostgreSQL.
 type Result struct {
-	Name           string
-	Gateway, Floor Side
+	Name                  string
+	Gateway, Floor        Side
+	HTTPFloor, SetupFloor Side
 }
 
 // Ratio is gateway throughput over floor throughput.
-func (r Result) Ratio() float64 {
-	if r.Floor.RPS == 0 {
+func (r Result) Ratio() float64 { return ratio(r.Gateway, r.Floor) }
+
+func ratio(a, b Side) float64 {
+	if b.RPS == 0 {
 		return 0
 	}
-	return r.Gateway.RPS / r.Floor.RPS
+	return a.RPS / b.RPS
 }
 
 // Side is one side's throughput and latency percentiles.
@@ -87,8 +102,9 @@ type scenario struct {
 	prefer string
 	status int
 	// captured by the statement observer during the warm-up request
-	sql  string
-	args [][]byte
+	sql    string
+	args   [][]byte
+	caller db.Caller
 }
 
 // ok says whether a status is the expected one; 0 expects any 2xx (an
@@ -136,12 +152,13 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	}
 	var mu sync.Mutex
 	var last struct {
-		sql  string
-		args [][]byte
+		sql    string
+		args   [][]byte
+		caller db.Caller
 	}
-	a, err := app.New(ctx, cfg, o.Log, app.WithStatementObserver(func(sql string, args [][]byte, _ db.Caller) {
+	a, err := app.New(ctx, cfg, o.Log, app.WithStatementObserver(func(sql string, args [][]byte, c db.Caller) {
 		mu.Lock()
-		last.sql, last.args = sql, args
+		last.sql, last.args, last.caller = sql, args, c
 		mu.Unlock()
 	}))
 	if err != nil {
@@ -158,6 +175,22 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		return nil, err
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Workers * 2, MaxConnsPerHost: o.Workers * 2}}
+	get := func(url string) error {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return err
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Errorf("http floor: status %d", res.StatusCode)
+		}
+		return nil
+	}
 	send := func(s *scenario) (int, error) {
 		var body io.Reader
 		if s.body != "" {
@@ -196,11 +229,35 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		floors[member] = p
 	}
 
+	// The setup floor switches role per transaction, as the gateway does,
+	// so it logs in like the gateway's pool (the owner here) without a
+	// session role.
+	setupPool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer setupPool.Close()
+
+	// The HTTP floor: one bare handler that runs the current scenario's
+	// statement on the floor's pool and writes its JSON body.
+	var current atomic.Pointer[scenario]
+	httpFloor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := current.Load()
+		body, err := floorExec(r.Context(), floors[s.member], s.sql, s.args)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	defer httpFloor.Close()
+
 	fmt.Fprintf(o.Out, "# gateway vs floor: %s\n", machine(ctx, owner))
 	fmt.Fprintf(o.Out, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
 		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
-	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | ratio | gateway p50 / p95 / p99 | floor p50 / p95 / p99 |")
-	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---|---|")
+	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | setup floor/floor | gateway p50 / p95 / p99 | floor p50 / p95 / p99 |")
+	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---:|---:|---|---|")
 	var out []Result
 	for _, s := range scenarios(fx) {
 		if o.Only != "" && !strings.Contains(s.name, o.Only) {
@@ -215,8 +272,9 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			return nil, fmt.Errorf("bench: %s: status %d, want %d", s.name, st, s.status)
 		}
 		mu.Lock()
-		s.sql, s.args = last.sql, last.args
+		s.sql, s.args, s.caller = last.sql, last.args, last.caller
 		mu.Unlock()
+		current.Store(s)
 		floor := floors[s.member]
 		gwOp := func() error {
 			st, err := send(s)
@@ -225,28 +283,35 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			}
 			return err
 		}
-		floorOp := func() error { return floorExec(ctx, floor, s.sql, s.args) }
-		if err := floorOp(); err != nil {
-			return nil, fmt.Errorf("bench: %s: floor: %w", s.name, err)
+		floorOp := func() error { _, err := floorExec(ctx, floor, s.sql, s.args); return err }
+		httpOp := func() error { return get(httpFloor.URL) }
+		setupArgs := s.caller.SetupArgs()
+		setupOp := func() error { return setupExec(ctx, setupPool, setupArgs, s.sql, s.args) }
+		sides := []struct {
+			name string
+			op   func() error
+			lat  []time.Duration
+			took time.Duration
+		}{{name: "gateway", op: gwOp}, {name: "floor", op: floorOp}, {name: "HTTP floor", op: httpOp}, {name: "setup floor", op: setupOp}}
+		for _, sd := range sides[1:] {
+			if err := sd.op(); err != nil {
+				return nil, fmt.Errorf("bench: %s: %s: %w", s.name, sd.name, err)
+			}
 		}
-		var gw, fl []time.Duration
-		var gwTime, flTime time.Duration
 		for r := 0; r < o.Rounds; r++ {
-			d, lat, err := phase(ctx, o, gwOp)
-			if err != nil {
-				return nil, fmt.Errorf("bench: %s: gateway: %w", s.name, err)
+			for i := range sides {
+				d, lat, err := phase(ctx, o, sides[i].op)
+				if err != nil {
+					return nil, fmt.Errorf("bench: %s: %s: %w", s.name, sides[i].name, err)
+				}
+				sides[i].lat, sides[i].took = append(sides[i].lat, lat...), sides[i].took+d
 			}
-			gw, gwTime = append(gw, lat...), gwTime+d
-			d, lat, err = phase(ctx, o, floorOp)
-			if err != nil {
-				return nil, fmt.Errorf("bench: %s: floor: %w", s.name, err)
-			}
-			fl, flTime = append(fl, lat...), flTime+d
 		}
-		res := Result{Name: s.name, Gateway: summarise(gw, gwTime), Floor: summarise(fl, flTime)}
+		res := Result{Name: s.name, Gateway: summarise(sides[0].lat, sides[0].took), Floor: summarise(sides[1].lat, sides[1].took),
+			HTTPFloor: summarise(sides[2].lat, sides[2].took), SetupFloor: summarise(sides[3].lat, sides[3].took)}
 		out = append(out, res)
-		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
-			pcts(res.Gateway), pcts(res.Floor))
+		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
+			ratio(res.Gateway, res.HTTPFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.Floor))
 	}
 	return out, nil
 }
@@ -329,10 +394,10 @@ func floorPool(ctx context.Context, url string, size int, member bool, user stri
 
 // floorExec runs sql with text arguments as a statement prepared once per
 // connection (the same text-typed parameters the gateway binds).
-func floorExec(ctx context.Context, pool *pgxpool.Pool, sql string, args [][]byte) error {
+func floorExec(ctx context.Context, pool *pgxpool.Pool, sql string, args [][]byte) ([]byte, error) {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer conn.Release()
 	pc := conn.Conn().PgConn()
@@ -349,16 +414,95 @@ func floorExec(ctx context.Context, pool *pgxpool.Pool, sql string, args [][]byt
 			oids[i] = 25
 		}
 		if _, err := pc.Prepare(ctx, name, sql, oids); err != nil {
-			return err
+			return nil, err
 		}
 		names[sql] = name
 	}
 	res := pc.ExecPrepared(ctx, name, args, nil, nil).Read()
 	if res.Err != nil {
-		return res.Err
+		return nil, res.Err
 	}
-	if len(res.Rows) != 1 {
-		return errors.New("floor: want one row")
+	return bodyOf(res.Rows)
+}
+
+// bodyOf is the JSON body of a main statement's one row (its third column).
+func bodyOf(rows [][][]byte) ([]byte, error) {
+	if len(rows) != 1 {
+		return nil, errors.New("floor: want one row")
+	}
+	if len(rows[0]) < 3 {
+		return rows[0][0], nil
+	}
+	return rows[0][2], nil
+}
+
+// setupExec is the setup floor: the gateway's setup statement and the
+// main statement, both prepared once per connection, in one pipeline and
+// its implicit transaction, as the gateway sends a read.
+func setupExec(ctx context.Context, pool *pgxpool.Pool, setupArgs [][]byte, sql string, args [][]byte) error {
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Release()
+	pc := conn.Conn().PgConn()
+	names, _ := pc.CustomData()["bench.setup"].(map[string]string)
+	if names == nil {
+		names = map[string]string{}
+		pc.CustomData()["bench.setup"] = names
+	}
+	for _, q := range []struct {
+		sql string
+		n   int
+	}{{db.SetupSQL, len(setupArgs)}, {sql, len(args)}} {
+		if _, ok := names[q.sql]; ok {
+			continue
+		}
+		name := fmt.Sprintf("setup%d", len(names)+1)
+		oids := make([]uint32, q.n)
+		for i := range oids {
+			oids[i] = 25
+		}
+		if _, err := pc.Prepare(ctx, name, q.sql, oids); err != nil {
+			return err
+		}
+		names[q.sql] = name
+	}
+	pl := pc.StartPipeline(ctx)
+	pl.SendQueryPrepared(names[db.SetupSQL], setupArgs, nil, nil)
+	pl.SendQueryPrepared(names[sql], args, nil, nil)
+	if err := pl.Sync(); err != nil {
+		pl.Close()
+		return err
+	}
+	var rows int
+	for i := 0; i < 2; i++ {
+		out, err := pl.GetResults()
+		if err != nil {
+			pl.Close()
+			return err
+		}
+		rr, ok := out.(*pgconn.ResultReader)
+		if !ok {
+			pl.Close()
+			return fmt.Errorf("setup floor: unexpected %T", out)
+		}
+		res := rr.Read()
+		if res.Err != nil {
+			pl.Close()
+			return res.Err
+		}
+		rows = len(res.Rows)
+	}
+	if _, err := pl.GetResults(); err != nil {
+		pl.Close()
+		return err
+	}
+	if err := pl.Close(); err != nil {
+		return err
+	}
+	if rows != 1 {
+		return errors.New("setup floor: want one row")
 	}
 	return nil
 }
