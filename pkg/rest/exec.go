@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -38,7 +39,23 @@ type txSpec struct {
 	rollback bool
 	// plan runs EXPLAIN of the statement; the result's body is the plan.
 	plan *planSpec
+	// foldable marks a table write whose only possible refusal after the
+	// statement is a response GUC set by SQL (no singular representation,
+	// no strict max-affected): it can commit in its own round trip.
+	foldable bool
 }
+
+// gucGuardSQL fails (22012) when SQL set response.headers or
+// response.status. A folded write sends it after its statement: the
+// implicit transaction then commits at Sync only when no GUC needs the
+// gateway's checks (applyGUCs), and otherwise rolls back so the write is
+// run again the two-round-trip way. The division is by an expression, not
+// a constant, so the planner cannot fold it into an error of its own.
+const gucGuardSQL = `SELECT 1 / (CASE WHEN coalesce(current_setting('response.headers', true), '') = ''
+ AND coalesce(current_setting('response.status', true), '') = '' THEN 1 ELSE 0 END)`
+
+// errGUCsSet is the guard's refusal: the folded attempt rolled back.
+var errGUCsSet = errors.New("rest: response GUCs set by a folded write")
 
 // txOverride says whether a request may choose how its transaction ends.
 func (a *API) txOverride() bool { return strings.HasSuffix(a.cfg.DBTxEnd, "-allow-override") }
@@ -85,6 +102,13 @@ func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
 	defer conn.Release()
 	pc := conn.Conn().PgConn()
 	res, err := a.runOn(ctx, pc, s)
+	if errors.Is(err, errGUCsSet) {
+		// Nothing of the folded attempt persisted (its implicit transaction
+		// rolled back at the guard); statements of this shape set GUCs, so
+		// they take the explicit transaction from now on.
+		a.gucWriters.add(s.stmt.SQL)
+		res, err = a.runOn(ctx, pc, s)
+	}
 	if err != nil && stalePlan(err) && !pc.IsClosed() {
 		// A table changed shape under a prepared statement before the schema
 		// reload reached us. PostgreSQL raises this before executing
@@ -123,6 +147,7 @@ const (
 	stepPrepare                 // a statement being prepared
 	stepMain                    // the main statement, whose row is the result
 	stepCount                   // EXPLAIN whose estimate is the planned count
+	stepGuard                   // gucGuardSQL after a folded write
 )
 
 func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result, error) {
@@ -130,7 +155,10 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 	if a.cfg.DBPreparedStatements {
 		sc = stmtsOf(pc, a.gen.Load())
 	}
-	implicit := s.caller.ReadOnly && s.decide == nil
+	// A read, and a write nothing can refuse once it ran, use the implicit
+	// transaction of the pipeline: one round trip, committed at Sync.
+	fold := s.foldable && !s.rollback && s.plan == nil && !a.setsGUCs(s.stmt.SQL)
+	implicit := (s.caller.ReadOnly && s.decide == nil) || fold
 	setupArgs := s.caller.SetupArgs()
 	if a.skipRoleSwitch {
 		setupArgs[0] = []byte("authenticator")
@@ -176,6 +204,9 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		a.observe(mainSQL, mainArgs, s.caller)
 	}
 	send(mainSQL, mainArgs, stepMain)
+	if fold {
+		send(gucGuardSQL, nil, stepGuard)
+	}
 	if err := pl.Sync(); err != nil {
 		pl.Close()
 		return nil, err
@@ -215,6 +246,16 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 			} else {
 				res, firstErr = readResult(rr)
 			}
+		case stepGuard:
+			if rr, ok := out.(*pgconn.ResultReader); ok {
+				if _, err := rr.Close(); err != nil {
+					firstErr = errGUCsSet
+					var pe *pgconn.PgError
+					if !errors.As(err, &pe) || pe.Code != "22012" {
+						firstErr = err
+					}
+				}
+			}
 		default:
 			if rr, ok := out.(*pgconn.ResultReader); ok {
 				_, firstErr = rr.Close()
@@ -242,6 +283,8 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		res.total = planned
 	}
 	if implicit {
+		// Reads have no decision; a folded write's only one (response
+		// GUCs) was made by the guard before the commit.
 		return res, nil
 	}
 	if s.decide != nil && s.plan == nil {
@@ -265,6 +308,42 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		return nil, err
 	}
 	return res, nil
+}
+
+// setsGUCs says whether statements with this text were seen to set
+// response GUCs, so that they no longer try the folded path.
+func (a *API) setsGUCs(sql string) bool { return a.gucWriters.has(sql) }
+
+// textSet is a bounded set of statement texts. Clients choose statement
+// shapes (columns, filters), so it empties itself when full rather than
+// grow without bound; the cost of forgetting is one folded attempt more.
+type textSet struct {
+	mu sync.Mutex
+	m  map[string]struct{}
+}
+
+const maxTextSet = 1024
+
+func (t *textSet) add(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil || len(t.m) >= maxTextSet {
+		t.m = map[string]struct{}{}
+	}
+	t.m[s] = struct{}{}
+}
+
+func (t *textSet) has(s string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.m[s]
+	return ok
+}
+
+func (t *textSet) clear() {
+	t.mu.Lock()
+	t.m = nil
+	t.mu.Unlock()
 }
 
 // endTx leaves a failed or refused transaction. If even that fails the

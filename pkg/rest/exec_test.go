@@ -281,3 +281,98 @@ func TestPlansOffByDefault(t *testing.T) {
 		t.Fatalf("the label must still exist: %d %s", r.status, r.body)
 	}
 }
+
+// A table write that nothing can refuse after it ran commits in one round
+// trip (the pipeline's implicit transaction, guarded by gucGuardSQL). A
+// write whose triggers set response GUCs is refused by the guard, rolled
+// back, and run again with an explicit transaction: it must still apply
+// exactly once, answer with its headers, or be refused and leave nothing
+// when the GUCs are malformed. A deferred constraint that fails at the
+// implicit commit is reported and leaves nothing either.
+func TestFoldedWrites(t *testing.T) {
+	t.Parallel()
+	e := setup(t, `CREATE TABLE public.plain (id int PRIMARY KEY, note text);
+		CREATE TABLE public.tagged (id int PRIMARY KEY, note text);
+		CREATE FUNCTION public.tag_response() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+		  IF NEW.note = 'bad' THEN
+		    PERFORM set_config('response.headers', '{"not":"an array"}', true);
+		  ELSE
+		    PERFORM set_config('response.headers', '[{"X-Tagged":"' || NEW.id || '"}]', true);
+		  END IF;
+		  RETURN NEW;
+		END $$;
+		CREATE TRIGGER tag BEFORE INSERT ON public.tagged FOR EACH ROW EXECUTE FUNCTION public.tag_response();
+		CREATE TABLE public.parent (id int PRIMARY KEY);
+		CREATE TABLE public.child (id int PRIMARY KEY,
+		  parent_id int REFERENCES public.parent DEFERRABLE INITIALLY DEFERRED);
+		GRANT SELECT, INSERT ON public.plain, public.tagged, public.child TO anon;
+		GRANT UPDATE ON public.plain TO anon`)
+	ctx := context.Background()
+	count := func(table string) int {
+		t.Helper()
+		var n int
+		if err := e.db.Pool.QueryRow(ctx, "SELECT count(*) FROM public."+table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	// Nothing sets GUCs: folded, committed.
+	if r := e.do("POST", "/rest/v1/plain", "", `{"id":1,"note":"a"}`); r.status != 201 {
+		t.Fatalf("plain insert: %d %s", r.status, r.body)
+	}
+	if n := count("plain"); n != 1 {
+		t.Fatalf("plain rows = %d, want 1", n)
+	}
+	if len(e.api.gucWriters.m) != 0 {
+		t.Fatalf("a plain insert was taken for a GUC writer: %v", e.api.gucWriters.m)
+	}
+	// return=minimal still counts the rows it changed, as PostgREST's
+	// Content-Range says (0-0/* for one row, */* for none).
+	for path, want := range map[string]string{"/rest/v1/plain?id=eq.1": "0-0/*", "/rest/v1/plain?id=eq.2": "*/*"} {
+		if r := e.do("PATCH", path, "", `{"note":"b"}`); r.status != 204 || r.header.Get("Content-Range") != want {
+			t.Fatalf("PATCH %s: %d Content-Range %q, want 204 %q", path, r.status, r.header.Get("Content-Range"), want)
+		}
+	}
+
+	// The trigger sets a header: the folded attempt is refused and rolled
+	// back, the second attempt commits once and answers with the header.
+	r := e.do("POST", "/rest/v1/tagged", "", `{"id":7,"note":"ok"}`)
+	if r.status != 201 || r.header.Get("X-Tagged") != "7" {
+		t.Fatalf("tagged insert: %d %v %s", r.status, r.header, r.body)
+	}
+	if n := count("tagged"); n != 1 {
+		t.Fatalf("tagged rows = %d, want exactly 1", n)
+	}
+	if len(e.api.gucWriters.m) != 1 {
+		t.Fatalf("GUC writers remembered: %d, want 1", len(e.api.gucWriters.m))
+	}
+	// Remembered: the next insert of this shape goes straight to the
+	// explicit transaction and still gets its header.
+	if r := e.do("POST", "/rest/v1/tagged", "", `{"id":8,"note":"ok"}`); r.status != 201 || r.header.Get("X-Tagged") != "8" {
+		t.Fatalf("second tagged insert: %d %v %s", r.status, r.header, r.body)
+	}
+	// Malformed GUCs: refused, nothing written.
+	if r := e.do("POST", "/rest/v1/tagged", "", `{"id":9,"note":"bad"}`); r.status != 500 || !strings.Contains(r.body, "PGRST111") {
+		t.Fatalf("malformed GUC insert: %d %s", r.status, r.body)
+	}
+	if n := count("tagged"); n != 2 {
+		t.Fatalf("tagged rows after the refused insert = %d, want 2", n)
+	}
+	// A reload forgets what it learnt (the table's triggers may have changed).
+	if err := e.api.Reload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if len(e.api.gucWriters.m) != 0 {
+		t.Fatal("a schema reload kept the remembered GUC writers")
+	}
+
+	// A deferred foreign key fails at the implicit commit.
+	if r := e.do("POST", "/rest/v1/child", "", `{"id":1,"parent_id":42}`); r.status != 409 || !strings.Contains(r.body, "23503") {
+		t.Fatalf("deferred FK violation: %d %s", r.status, r.body)
+	}
+	if n := count("child"); n != 0 {
+		t.Fatalf("child rows = %d after a failed commit, want 0", n)
+	}
+}

@@ -51,6 +51,9 @@ type API struct {
 	// gen counts schema cache loads; statements prepared under an older
 	// generation are deallocated before a connection's next request.
 	gen atomic.Uint64
+	// gucWriters holds the texts of write statements seen to set response
+	// GUCs (see gucGuardSQL); a schema reload forgets them.
+	gucWriters textSet
 	// listening is closed once Watch has subscribed to pgrst and reloaded.
 	listening     chan struct{}
 	listeningOnce sync.Once
@@ -85,6 +88,7 @@ func (a *API) Reload(ctx context.Context) error {
 	}
 	a.cache.Store(c)
 	a.gen.Add(1)
+	a.gucWriters.clear()
 	a.log.Info("schema cache loaded", "tables", len(c.Tables), "functions", len(c.Funcs),
 		"duration_ms", time.Since(start).Milliseconds())
 	return nil

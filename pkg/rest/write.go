@@ -110,7 +110,9 @@ func (a *API) delete(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Re
 // runWrite executes a built write statement in the request's transaction
 // and answers per Prefer: return=.
 func (a *API) runWrite(c *echo.Context, rc *reqCtx, t *schema.Table, st *query.Statement, o query.MutateOpts, okStatus int) error {
-	res, err := a.exec(rc, a.spec(rc, false, st, a.decideWrite(rc, o)))
+	s := a.spec(rc, false, st, a.decideWrite(rc, o))
+	s.foldable = rc.prefs.strictMax() == nil && !(rc.media == mediaObject && o.Return == "representation")
+	res, err := a.exec(rc, s)
 	if err != nil {
 		return err
 	}

@@ -74,10 +74,12 @@ func (b *Builder) returning(root *level, o MutateOpts) (string, string) {
 			list = append(list, alias+"."+q(c))
 		}
 		return strings.Join(list, ", "), "pk"
-	case o.Count:
-		return "1", "count"
 	}
-	return "", ""
+	// Even when nothing is returned, the rows are counted: the count is
+	// the response's Content-Range (PostgREST answers 0-0/* to a PATCH of
+	// one row), and reading the mutation makes it run before the response
+	// GUCs are read, so a trigger's response.headers reach the response.
+	return "1", "count"
 }
 
 // finishWrite reads the response from the mutation CTE pgrst_mut. total is
