@@ -39,6 +39,7 @@ type App struct {
 	keys      *token.KeySet
 	keyStore  *token.Store
 	accessLog *server.AccessLog
+	auth      *auth.API
 }
 
 // New connects to the database and builds the handler. The schema must be
@@ -99,7 +100,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey}))
-	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log,
+	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log, auth: authAPI,
 		keys: keys, keyStore: keyStore, accessLog: accessLog}, nil
 }
 
@@ -153,6 +154,9 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 // after the HTTP server has stopped.
 func (a *App) Close() {
 	a.wg.Wait()
+	// Recovery mails go out after their response; let them finish (each
+	// is bounded by its send timeout) before the process goes.
+	a.auth.WaitMail()
 	a.Pools.Close()
 	a.accessLog.Close()
 }

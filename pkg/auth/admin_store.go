@@ -158,16 +158,22 @@ func recoverySentAt(ctx context.Context, q dbtx, userID string) (*time.Time, err
 	return t, translate("read recovery_sent_at", err)
 }
 
-// takeRecoveryToken finds the live user holding the token hash, locks it
-// and clears the token, so a link works once. It returns errNotFound for
-// an unknown, used or expired token alike.
-func takeRecoveryToken(ctx context.Context, q dbtx, hash string, notBefore time.Time) (*user, error) {
+// takeRecoveryToken finds the live user holding the token hash (of either
+// flow), locks it and clears the token, so a link works once. It returns
+// errNotFound for an unknown, used or expired token alike, and whether the
+// token belongs to the PKCE flow.
+func takeRecoveryToken(ctx context.Context, q dbtx, hash string, notBefore time.Time) (*user, bool, error) {
 	var id string
-	err := q.QueryRow(ctx, `UPDATE auth.users SET recovery_token = NULL
-		WHERE recovery_token = $1 AND recovery_sent_at > $2 AND deleted_at IS NULL
-		RETURNING id::text`, hash, notBefore).Scan(&id)
+	var pkce bool
+	err := q.QueryRow(ctx, `WITH t AS (
+		  SELECT id, recovery_token FROM auth.users
+		   WHERE recovery_token IN ($1::text, $3::text || $1::text) AND recovery_sent_at > $2 AND deleted_at IS NULL
+		   FOR UPDATE)
+		UPDATE auth.users u SET recovery_token = NULL FROM t WHERE u.id = t.id
+		RETURNING u.id::text, t.recovery_token <> $1::text`, hash, notBefore, pkcePrefix).Scan(&id, &pkce)
 	if err != nil {
-		return nil, translate("take recovery token", err)
+		return nil, false, translate("take recovery token", err)
 	}
-	return userByID(ctx, q, id, true)
+	u, err := userByID(ctx, q, id, true)
+	return u, pkce, err
 }

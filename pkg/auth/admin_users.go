@@ -442,7 +442,7 @@ func (a *API) adminGenerateLink(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	link, u, err := a.recoveryLink(c.Request().Context(), email, p.RedirectTo, clientOf(c), false)
+	link, u, err := a.recoveryLink(c.Request().Context(), email, p.RedirectTo, clientOf(c), false, nil)
 	if errors.Is(err, errNotFound) {
 		return errAdminUserNotFound()
 	}

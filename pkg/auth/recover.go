@@ -63,8 +63,9 @@ func (a *API) recover(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if p.CodeChallenge != "" {
-		return badRequest(codeValidationFailed, "PKCE is not supported for password recovery; use the implicit flow")
+	pkce, err := parseChallenge(p.CodeChallenge, p.CodeChallengeMethod)
+	if err != nil {
+		return err
 	}
 	if ok, _ := a.mailLimit.allow("recover"); !ok {
 		return apierr.New(http.StatusTooManyRequests, codeOverEmailSendRateLimit, "Email rate limit exceeded")
@@ -74,7 +75,7 @@ func (a *API) recover(c *echo.Context) error {
 		return c.JSON(http.StatusOK, map[string]any{})
 	}
 	ctx := c.Request().Context()
-	link, u, err := a.recoveryLink(ctx, email, c.QueryParam("redirect_to"), clientOf(c), true)
+	link, u, err := a.recoveryLink(ctx, email, c.QueryParam("redirect_to"), clientOf(c), true, pkce)
 	if err != nil && !errors.Is(err, errNotFound) {
 		return err
 	}
@@ -87,8 +88,10 @@ func (a *API) recover(c *echo.Context) error {
 // recoveryLink makes a new recovery token for the member with email and
 // returns its link. throttle skips members mailed within SMTP_MAX_FREQUENCY
 // (returning "" and no error). Unknown, deleted and banned members are
-// errNotFound.
-func (a *API) recoveryLink(ctx context.Context, email, redirectTo string, cl client, throttle bool) (string, *user, error) {
+// errNotFound. With pkce, the token is marked for the PKCE flow (its
+// stored hash carries GoTrue's "pkce_" prefix) and the challenge is kept
+// in a flow state for /verify and the code exchange.
+func (a *API) recoveryLink(ctx context.Context, email, redirectTo string, cl client, throttle bool, pkce *pkceChallenge) (string, *user, error) {
 	tok, hash, err := newRecoveryToken()
 	if err != nil {
 		return "", nil, err
@@ -112,7 +115,14 @@ func (a *API) recoveryLink(ctx context.Context, email, redirectTo string, cl cli
 				return nil
 			}
 		}
-		if err := setRecoveryToken(ctx, tx, u.ID, hash, now); err != nil {
+		stored := hash
+		if pkce != nil {
+			stored = pkcePrefix + hash
+			if err := saveFlowState(ctx, tx, u.ID, pkce, now); err != nil {
+				return err
+			}
+		}
+		if err := setRecoveryToken(ctx, tx, u.ID, stored, now); err != nil {
 			return err
 		}
 		return insertAudit(ctx, tx, a.audit(u, actionRecoveryRequested, logUser, cl))
@@ -131,7 +141,7 @@ func (a *API) RecoveryLink(ctx context.Context, email string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	link, _, err := a.recoveryLink(ctx, e, "", client{IP: "cli"}, false)
+	link, _, err := a.recoveryLink(ctx, e, "", client{IP: "cli"}, false, nil)
 	if errors.Is(err, errNotFound) {
 		return "", fmt.Errorf("no active user with email %s", e)
 	}
@@ -187,6 +197,10 @@ func newRecoveryToken() (tok, hash string, err error) {
 	tok = base64.RawURLEncoding.EncodeToString(b)
 	return tok, hashRecoveryToken(tok), nil
 }
+
+// pkcePrefix marks a stored recovery token of the PKCE flow, as GoTrue
+// marks its token hashes.
+const pkcePrefix = "pkce_"
 
 func hashRecoveryToken(tok string) string {
 	sum := sha256.Sum256([]byte(tok))

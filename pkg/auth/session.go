@@ -18,9 +18,11 @@ type accessClaims struct {
 }
 
 // issueSession signs an access token for u in sessionID and returns the
-// response body /token and /signup send. authAt is when the session's
-// password check happened; it goes into amr and survives refreshes.
-func (a *API) issueSession(u *user, sessionID, refresh string, authAt, now time.Time) (*sessionResponse, error) {
+// response body /token and /signup send. method and authAt are how and
+// when the session was authenticated (GoTrue's amr: "password", "otp" for
+// a recovery link, "recovery" for its PKCE exchange); they survive
+// refreshes.
+func (a *API) issueSession(u *user, sessionID, refresh, method string, authAt, now time.Time) (*sessionResponse, error) {
 	exp := now.Add(a.cfg.JWTExpiry)
 	aud := u.Aud
 	if aud == "" {
@@ -44,7 +46,7 @@ func (a *API) issueSession(u *user, sessionID, refresh string, authAt, now time.
 			UserMetadata: u.UserMetadata,
 			Role:         role,
 			AAL:          "aal1",
-			AMR:          []token.AMREntry{{Method: "password", Timestamp: authAt.Unix()}},
+			AMR:          []token.AMREntry{{Method: method, Timestamp: authAt.Unix()}},
 			SessionID:    sessionID,
 			IsAnonymous:  u.IsAnonymous,
 		},

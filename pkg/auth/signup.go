@@ -66,7 +66,7 @@ func (a *API) signup(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl)
+		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl, methodPassword)
 		if err != nil {
 			return err
 		}
@@ -75,7 +75,7 @@ func (a *API) signup(c *echo.Context) error {
 		if err := insertAudit(ctx, tx, e); err != nil {
 			return err
 		}
-		resp, err = a.issueSession(u, sid, refresh, now, now)
+		resp, err = a.issueSession(u, sid, refresh, methodPassword, now, now)
 		return err
 	})
 	if err != nil {

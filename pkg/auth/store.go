@@ -208,11 +208,15 @@ func (c client) ua() any {
 
 // createSession starts a session for userID and returns its id and first
 // refresh token.
-func createSession(ctx context.Context, q dbtx, userID string, now time.Time, cl client) (sessionID, refresh string, err error) {
+func createSession(ctx context.Context, q dbtx, userID string, now time.Time, cl client, method string) (sessionID, refresh string, err error) {
 	if err := q.QueryRow(ctx, `INSERT INTO auth.sessions (id, user_id, created_at, updated_at, refreshed_at, aal, user_agent, ip)
 		VALUES (gen_random_uuid(), $1::uuid, $2, $2, $2, 'aal1', $3, $4) RETURNING id::text`,
 		userID, now, cl.ua(), cl.inet()).Scan(&sessionID); err != nil {
 		return "", "", translate("create session", err)
+	}
+	if _, err := q.Exec(ctx, `INSERT INTO auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
+		VALUES (gen_random_uuid(), $1::uuid, $2, $2, $3)`, sessionID, now, method); err != nil {
+		return "", "", translate("record session method", err)
 	}
 	refresh, err = insertRefreshToken(ctx, q, userID, sessionID, "", now)
 	return sessionID, refresh, err
@@ -264,17 +268,24 @@ type session struct {
 	UserID    string
 	CreatedAt time.Time
 	NotAfter  *time.Time
+	// Method is how the session was authenticated (its amr method).
+	Method string
 }
 
 // sessionByID reads a session; forUpdate takes its row lock, which is what
 // serialises every refresh of one session.
 func sessionByID(ctx context.Context, q dbtx, id string, forUpdate bool) (*session, error) {
-	sql := `SELECT id::text, user_id::text, created_at, not_after FROM auth.sessions WHERE id = $1::uuid`
+	// Sessions from before migration 000011 have no recorded method: they
+	// all began with a password.
+	sql := `SELECT s.id::text, s.user_id::text, s.created_at, s.not_after,
+		coalesce((SELECT c.authentication_method FROM auth.mfa_amr_claims c
+		           WHERE c.session_id = s.id ORDER BY c.created_at LIMIT 1), 'password')
+		FROM auth.sessions s WHERE s.id = $1::uuid`
 	if forUpdate {
-		sql += ` FOR UPDATE`
+		sql += ` FOR UPDATE OF s`
 	}
 	s := &session{}
-	if err := q.QueryRow(ctx, sql, id).Scan(&s.ID, &s.UserID, &s.CreatedAt, &s.NotAfter); err != nil {
+	if err := q.QueryRow(ctx, sql, id).Scan(&s.ID, &s.UserID, &s.CreatedAt, &s.NotAfter, &s.Method); err != nil {
 		return nil, translate("find session", err)
 	}
 	return s, nil

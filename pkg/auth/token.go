@@ -20,6 +20,8 @@ func (a *API) token(c *echo.Context) error {
 		grant = a.passwordGrant
 	case "refresh_token":
 		grant = a.refreshGrant
+	case "pkce":
+		grant = a.pkceGrant
 	default:
 		return badRequest(codeInvalidCredentials, "unsupported_grant_type")
 	}
@@ -81,7 +83,7 @@ func (a *API) passwordGrant(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl)
+		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl, methodPassword)
 		if err != nil {
 			return err
 		}
@@ -90,7 +92,7 @@ func (a *API) passwordGrant(c *echo.Context) error {
 		if err := insertAudit(ctx, tx, e); err != nil {
 			return err
 		}
-		resp, err = a.issueSession(fresh, sid, refresh, now, now)
+		resp, err = a.issueSession(fresh, sid, refresh, methodPassword, now, now)
 		return err
 	})
 	if errors.Is(err, errNotFound) {
@@ -199,7 +201,7 @@ func (a *API) refreshGrant(c *echo.Context) error {
 		if err := insertAudit(ctx, tx, a.audit(u, actionTokenRefreshed, logToken, cl)); err != nil {
 			return err
 		}
-		resp, err = a.issueSession(u, sess.ID, issued, sess.CreatedAt, now)
+		resp, err = a.issueSession(u, sess.ID, issued, sess.Method, sess.CreatedAt, now)
 		return err
 	})
 	if errors.Is(err, errNotFound) {

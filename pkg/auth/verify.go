@@ -15,6 +15,8 @@ import (
 // link in the mail. Success and failure are both a 303 to the site: the
 // session (or GoTrue's error triple) rides in the URL fragment, where
 // supabase-js's detectSessionInUrl picks it up and emits PASSWORD_RECOVERY.
+// A link of the PKCE flow redirects with ?code= instead (errors in the
+// query too), which the browser holding the verifier exchanges.
 func (a *API) verifyGet(c *echo.Context) error {
 	if c.QueryParam("type") != "recovery" {
 		return badRequest(codeValidationFailed, "Unsupported verification type")
@@ -27,7 +29,19 @@ func (a *API) verifyGet(c *echo.Context) error {
 		return err
 	}
 	target := a.redirectTarget(c.QueryParam("redirect_to"))
-	resp, err := a.redeemRecovery(c.Request().Context(), tok, clientOf(c))
+	resp, code, err := a.redeemRecovery(c.Request().Context(), tok, clientOf(c), true)
+	c.Response().Header().Set("Cache-Control", "no-store")
+	if code != "" || errors.Is(err, errFlowStateNotFound) {
+		q := url.Values{}
+		if code != "" {
+			q.Set("code", code)
+		} else {
+			q.Set("error", "access_denied")
+			q.Set("error_code", codeFlowStateNotFound)
+			q.Set("error_description", "No associated flow state found.")
+		}
+		return c.Redirect(http.StatusSeeOther, withQuery(target, q))
+	}
 	frag := url.Values{}
 	switch {
 	case errors.Is(err, errNotFound):
@@ -44,8 +58,22 @@ func (a *API) verifyGet(c *echo.Context) error {
 		frag.Set("token_type", "bearer")
 		frag.Set("type", "recovery")
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
 	return c.Redirect(http.StatusSeeOther, target+"#"+frag.Encode())
+}
+
+// withQuery adds q to target's query string (target is the site or a URL
+// on it, checked by redirectTarget).
+func withQuery(target string, q url.Values) string {
+	u, err := url.Parse(target)
+	if err != nil {
+		return target
+	}
+	v := u.Query()
+	for k, vals := range q {
+		v[k] = vals
+	}
+	u.RawQuery = v.Encode()
+	return u.String()
 }
 
 type verifyParams struct {
@@ -76,7 +104,7 @@ func (a *API) verifyPost(c *echo.Context) error {
 	if p.TokenHash == "" {
 		return forbidden(codeOTPExpired, "Token has expired or is invalid")
 	}
-	resp, err := a.redeemRecovery(c.Request().Context(), p.TokenHash, clientOf(c))
+	resp, _, err := a.redeemRecovery(c.Request().Context(), p.TokenHash, clientOf(c), false)
 	if errors.Is(err, errNotFound) {
 		return forbidden(codeOTPExpired, "Token has expired or is invalid")
 	}
@@ -86,17 +114,20 @@ func (a *API) verifyPost(c *echo.Context) error {
 	return c.JSON(http.StatusOK, resp)
 }
 
-// redeemRecovery takes a recovery token (once), confirms the email it was
-// mailed to, and starts a session. Unknown, used, expired tokens and banned
-// members are all errNotFound.
-func (a *API) redeemRecovery(ctx context.Context, tok string, cl client) (*sessionResponse, error) {
+// redeemRecovery takes a recovery token (once) and confirms the email it
+// was mailed to. A token of the PKCE flow, when pkce allows it, gets its
+// flow state's one-time code (errFlowStateNotFound if the flow state is
+// gone); any other starts a session (amr "otp", as GoTrue). Unknown, used,
+// expired tokens and banned members are all errNotFound.
+func (a *API) redeemRecovery(ctx context.Context, tok string, cl client, pkce bool) (*sessionResponse, string, error) {
 	if len(tok) > 200 {
-		return nil, errNotFound
+		return nil, "", errNotFound
 	}
 	var resp *sessionResponse
+	var code string
 	err := a.tx(ctx, func(tx pgx.Tx) error {
 		now := a.now()
-		u, err := takeRecoveryToken(ctx, tx, hashRecoveryToken(tok), now.Add(-a.cfg.MailerOTPExp))
+		u, isPKCE, err := takeRecoveryToken(ctx, tx, hashRecoveryToken(tok), now.Add(-a.cfg.MailerOTPExp))
 		if err != nil {
 			return err
 		}
@@ -108,13 +139,17 @@ func (a *API) redeemRecovery(ctx context.Context, tok string, cl client) (*sessi
 				return err
 			}
 		}
+		if isPKCE && pkce {
+			code, err = issueAuthCode(ctx, tx, u.ID, now)
+			return err
+		}
 		if err := recordSignIn(ctx, tx, u.ID, now); err != nil {
 			return err
 		}
 		if u, err = userByID(ctx, tx, u.ID, false); err != nil {
 			return err
 		}
-		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl)
+		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl, methodOTP)
 		if err != nil {
 			return err
 		}
@@ -123,8 +158,8 @@ func (a *API) redeemRecovery(ctx context.Context, tok string, cl client) (*sessi
 		if err := insertAudit(ctx, tx, e); err != nil {
 			return err
 		}
-		resp, err = a.issueSession(u, sid, refresh, now, now)
+		resp, err = a.issueSession(u, sid, refresh, methodOTP, now, now)
 		return err
 	})
-	return resp, err
+	return resp, code, err
 }

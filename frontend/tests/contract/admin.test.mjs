@@ -138,6 +138,56 @@ test('recovery: request, mailed link, session, new password, sign-in; the link w
   assert.equal(again.frag.get('error_code'), 'otp_expired')
 })
 
+test('recovery with PKCE: the link redirects with a code only the asking client can exchange', async () => {
+  const { email, password } = await signUpNewUser()
+  const { url } = env()
+  const client = newClient({ auth: { flowType: 'pkce' } })
+  const { error } = await client.auth.resetPasswordForEmail(email, { redirectTo: `${url}/reset-password` })
+  assert.equal(error, null)
+  const link = await mailedLink(email)
+
+  const res = await fetch(link, { redirect: 'manual' })
+  assert.equal(res.status, 303)
+  const loc = new URL(res.headers.get('location'))
+  assert.equal(loc.origin + loc.pathname, `${url}/reset-password`)
+  assert.equal(loc.hash, '', 'a PKCE redirect carries no session in the fragment')
+  const code = loc.searchParams.get('code')
+  assert.ok(code)
+
+  // Another client (no code verifier) cannot use the code.
+  const stranger = await newClient({ auth: { flowType: 'pkce' } }).auth.exchangeCodeForSession(code)
+  assert.ok(stranger.error)
+
+  const ex = await client.auth.exchangeCodeForSession(code)
+  assert.equal(ex.error, null)
+  assert.equal(ex.data.user.email, email)
+  const claims = await client.auth.getClaims()
+  assert.equal(claims.error, null)
+  assert.equal(claims.data.claims.amr[0].method, 'recovery')
+  assert.equal((await client.auth.updateUser({ password: 'pw-pkce-1' })).error, null)
+  assert.equal((await newClient().auth.signInWithPassword({ email, password })).error?.code, 'invalid_credentials')
+  assert.equal((await newClient().auth.signInWithPassword({ email, password: 'pw-pkce-1' })).error, null)
+
+  // The code works once, and so does the link.
+  const { verifier } = await rawPKCEReuse(code)
+  assert.equal(verifier.status, 404)
+  assert.equal(verifier.body.error_code, 'flow_state_not_found')
+  const again = await follow(link)
+  assert.equal(again.frag.get('error_code'), 'otp_expired')
+})
+
+// Sends the exchange again by hand (supabase-js forgets the verifier once it
+// is used), with a made-up verifier: a spent code is not found whatever the verifier.
+async function rawPKCEReuse(code) {
+  const { url, anonKey } = env()
+  const res = await fetch(`${url}/auth/v1/token?grant_type=pkce`, {
+    method: 'POST',
+    headers: { apikey: anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ auth_code: code, code_verifier: 'x'.repeat(43) }),
+  })
+  return { verifier: { status: res.status, body: await res.json() } }
+}
+
 test('recovery: verifyOtp with the token hash, and the same answer for unknown emails', async () => {
   const { email } = await signUpNewUser()
   const known = await newClient().auth.resetPasswordForEmail(email)

@@ -1,0 +1,204 @@
+package auth
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/labstack/echo/v5"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+)
+
+// PKCE for account recovery, as GoTrue runs it. supabase-js with
+// flowType 'pkce' sends a code challenge with /recover and keeps the
+// verifier in the browser that asked. The mailed link goes to /verify as
+// before, but /verify then redirects with ?code= instead of a session, and
+// only the browser holding the verifier can exchange that code for a
+// session (POST /token?grant_type=pkce). A link forwarded to, or
+// intercepted by, someone else is useless without the verifier.
+//
+// The flow state is made at /recover and bound to the member; /verify
+// issues its one-time auth code, which must be exchanged within
+// flowStateExpiry (GoTrue's default for the code) and works once.
+
+// Session methods (GoTrue's amr values).
+const (
+	methodPassword = "password"
+	// methodOTP is what GoTrue records for any session from a mailed link
+	// redeemed without PKCE (implicit /verify and POST /verify).
+	methodOTP = "otp"
+	// methodRecovery is the flow's method, recorded at the PKCE exchange.
+	methodRecovery = "recovery"
+)
+
+const (
+	codeFlowStateNotFound = "flow_state_not_found"
+	codeFlowStateExpired  = "flow_state_expired"
+	codeBadCodeVerifier   = "bad_code_verifier"
+)
+
+// flowStateExpiry bounds the time between /verify issuing an auth code
+// and its exchange.
+const flowStateExpiry = 5 * time.Minute
+
+var errFlowStateNotFound = errors.New("auth: no flow state")
+
+// pkceChallenge is a validated code_challenge and its method.
+type pkceChallenge struct {
+	challenge, method string
+}
+
+// parseChallenge checks /recover's PKCE parameters: both or neither, a
+// known method, RFC 7636's length. It returns nil for the implicit flow.
+func parseChallenge(challenge, method string) (*pkceChallenge, error) {
+	if challenge == "" && method == "" {
+		return nil, nil
+	}
+	if challenge == "" || method == "" {
+		return nil, badRequest(codeValidationFailed, "PKCE flow requires code_challenge_method and code_challenge")
+	}
+	m := strings.ToLower(method)
+	if m != "s256" && m != "plain" {
+		return nil, badRequest(codeValidationFailed, "code challenge method not supported")
+	}
+	if n := len(challenge); n < 43 || n > 128 {
+		return nil, badRequest(codeValidationFailed, "code challenge has to be between 43 and 128 characters")
+	}
+	return &pkceChallenge{challenge: challenge, method: m}, nil
+}
+
+// verifies reports whether verifier answers the challenge (in constant
+// time, as a comparison of secrets).
+func (p *pkceChallenge) verifies(verifier string) bool {
+	want := verifier
+	if p.method == "s256" {
+		sum := sha256.Sum256([]byte(verifier))
+		want = base64.RawURLEncoding.EncodeToString(sum[:])
+	}
+	return subtle.ConstantTimeCompare([]byte(want), []byte(p.challenge)) == 1
+}
+
+// saveFlowState replaces the member's pending recovery flow state with a
+// new one for challenge. Its auth code is empty until /verify issues one.
+func saveFlowState(ctx context.Context, q dbtx, userID string, p *pkceChallenge, now time.Time) error {
+	if _, err := q.Exec(ctx, `DELETE FROM auth.flow_state WHERE user_id = $1::uuid AND authentication_method = $2`,
+		userID, methodRecovery); err != nil {
+		return translate("replace flow state", err)
+	}
+	_, err := q.Exec(ctx, `INSERT INTO auth.flow_state (id, user_id, auth_code, code_challenge_method, code_challenge,
+		provider_type, created_at, updated_at, authentication_method)
+		VALUES (gen_random_uuid(), $1::uuid, '', $2, $3, 'recovery', $4, $4, $5)`,
+		userID, p.method, p.challenge, now, methodRecovery)
+	return translate("save flow state", err)
+}
+
+// issueAuthCode gives the member's pending recovery flow state a fresh
+// one-time code and returns it; errFlowStateNotFound when there is none.
+func issueAuthCode(ctx context.Context, q dbtx, userID string, now time.Time) (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	code := base64.RawURLEncoding.EncodeToString(b)
+	tag, err := q.Exec(ctx, `UPDATE auth.flow_state SET auth_code = $3, auth_code_issued_at = $4, updated_at = $4
+		WHERE id = (SELECT id FROM auth.flow_state WHERE user_id = $1::uuid AND authentication_method = $2
+		             ORDER BY created_at DESC LIMIT 1)`,
+		userID, methodRecovery, hashRecoveryToken(code), now)
+	if err != nil {
+		return "", translate("issue auth code", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return "", errFlowStateNotFound
+	}
+	return code, nil
+}
+
+type pkceGrantParams struct {
+	AuthCode     string `json:"auth_code"`
+	CodeVerifier string `json:"code_verifier"`
+}
+
+// pkceGrant handles POST /token?grant_type=pkce: the auth code from the
+// redirect and the verifier the browser kept become a session. The code
+// works once; a wrong verifier leaves it in place (the verifier has 256
+// bits, so guessing is not a concern) as GoTrue does.
+func (a *API) pkceGrant(c *echo.Context) error {
+	var p pkceGrantParams
+	if err := a.decodeBody(c, &p); err != nil {
+		return err
+	}
+	if p.AuthCode == "" || p.CodeVerifier == "" {
+		return badRequest(codeValidationFailed, "invalid request: both auth code and code verifier should be non-empty")
+	}
+	ctx := c.Request().Context()
+	cl := clientOf(c)
+	var resp *sessionResponse
+	var refusal error
+	err := a.tx(ctx, func(tx pgx.Tx) error {
+		var id, userID string
+		var issued *time.Time
+		ch := &pkceChallenge{}
+		err := tx.QueryRow(ctx, `SELECT id::text, user_id::text, code_challenge, code_challenge_method, auth_code_issued_at
+			FROM auth.flow_state WHERE auth_code = $1 AND auth_code <> '' AND user_id IS NOT NULL FOR UPDATE`,
+			hashRecoveryToken(p.AuthCode)).Scan(&id, &userID, &ch.challenge, &ch.method, &issued)
+		if err != nil {
+			return translate("find flow state", err)
+		}
+		now := a.now()
+		if issued == nil || now.After(issued.Add(flowStateExpiry)) {
+			if _, err := tx.Exec(ctx, `DELETE FROM auth.flow_state WHERE id = $1::uuid`, id); err != nil {
+				return translate("drop expired flow state", err)
+			}
+			refusal = apierr.New(http.StatusUnprocessableEntity, codeFlowStateExpired, "invalid flow state, flow state has expired")
+			return nil
+		}
+		if !ch.verifies(p.CodeVerifier) {
+			refusal = badRequest(codeBadCodeVerifier, "code challenge does not match previously saved code verifier")
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM auth.flow_state WHERE id = $1::uuid`, id); err != nil {
+			return translate("use flow state", err)
+		}
+		u, err := userByID(ctx, tx, userID, true)
+		if err != nil {
+			return err
+		}
+		if u.banned(now) {
+			return errNotFound
+		}
+		if err := recordSignIn(ctx, tx, u.ID, now); err != nil {
+			return err
+		}
+		if u, err = userByID(ctx, tx, u.ID, false); err != nil {
+			return err
+		}
+		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl, methodRecovery)
+		if err != nil {
+			return err
+		}
+		e := a.audit(u, actionLogin, logAccount, cl)
+		e.Traits = map[string]any{"provider_type": "recovery"}
+		if err := insertAudit(ctx, tx, e); err != nil {
+			return err
+		}
+		resp, err = a.issueSession(u, sid, refresh, methodRecovery, now, now)
+		return err
+	})
+	switch {
+	case errors.Is(err, errNotFound):
+		return apierr.New(http.StatusNotFound, codeFlowStateNotFound, "invalid flow state, no valid flow state found")
+	case err != nil:
+		return err
+	case refusal != nil:
+		return refusal
+	}
+	return c.JSON(http.StatusOK, resp)
+}

@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS auth.mfa_amr_claims;
+DROP TABLE IF EXISTS auth.flow_state;
