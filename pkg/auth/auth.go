@@ -23,7 +23,9 @@ import (
 	"github.com/labstack/echo/v5"
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/token"
 )
@@ -143,9 +145,19 @@ func (a *API) RegisterOpen(e *echo.Echo) {
 	e.GET("/auth/v1/verify", a.verifyGet)
 }
 
-// tx runs fn in one transaction, committed when fn returns nil.
+// tx runs fn in one transaction, committed when fn returns nil. Errors of
+// the transaction itself (BEGIN, COMMIT: a lost database) are translated
+// like those of its statements.
 func (a *API) tx(ctx context.Context, fn func(pgx.Tx) error) error {
-	return pgx.BeginTxFunc(ctx, a.pool, pgx.TxOptions{}, fn)
+	err := pgx.BeginTxFunc(ctx, a.pool, pgx.TxOptions{}, fn)
+	var ae *apierr.Error
+	if err == nil || errors.As(err, &ae) || errors.Is(err, errNotFound) {
+		return err
+	}
+	if db.ConnectionLost(err) {
+		return translate("transaction", err)
+	}
+	return err
 }
 
 // clientOf is the caller as sessions and the audit log record it.

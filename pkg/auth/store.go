@@ -5,12 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/db"
 )
 
 // This file holds every SQL statement of the package. Each function takes a
@@ -52,6 +56,12 @@ func translate(op string, err error) error {
 		case strings.HasPrefix(pg.Code, "22") || pg.Code == pgerrcode.StatementTooComplex:
 			return badRequest(codeValidationFailed, "Invalid input: %s", pg.Message).WithCause(err)
 		}
+	}
+	if db.ConnectionLost(err) {
+		// The database is restarting or unreachable: a cause outside the
+		// request. auth-js treats 503 as retryable (AuthRetryableFetchError).
+		return apierr.New(http.StatusServiceUnavailable, "unexpected_failure",
+			"The database is unavailable; try again shortly").WithCause(err).WithHeader("Retry-After", "2")
 	}
 	return fmt.Errorf("auth: %s: %w", op, err)
 }

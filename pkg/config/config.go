@@ -91,6 +91,10 @@ type Config struct {
 	// (PostgREST's db-prepared-statements). Turn it off behind a pooler in
 	// transaction mode that cannot keep prepared statements.
 	DBPreparedStatements bool
+	// DBRetryWindow is how long a REST request whose connection turned out
+	// dead (a database restart) keeps trying fresh connections before it
+	// answers 503; 0 answers at once.
+	DBRetryWindow time.Duration
 	// DBTxEnd is how a REST transaction ends (PostgREST's db-tx-end):
 	// commit, commit-allow-override, rollback or rollback-allow-override;
 	// with -allow-override a request may choose by Prefer: tx=.
@@ -183,6 +187,7 @@ func Load(getenv Getenv) (*Config, error) {
 		StatementTimeout:          p.duration("DB_STATEMENT_TIMEOUT", 10*time.Second),
 		MaxBodyBytes:              int64(p.integer("MAX_BODY_BYTES", 1<<20)),
 		DBPreparedStatements:      p.boolean("DB_PREPARED_STATEMENTS", true),
+		DBRetryWindow:             p.duration("DB_RETRY_WINDOW", 5*time.Second),
 		DBTxEnd:                   p.str("DB_TX_END", "commit"),
 		DBPlanEnabled:             p.boolean("DB_PLAN_ENABLED", false),
 		DBDefaultGrants:           p.boolean("DB_DEFAULT_GRANTS", false),
@@ -245,6 +250,9 @@ func (c *Config) validate(p *parser) {
 	}
 	if c.SigningKeysEncryptionKey != "" && len(c.SigningKeysEncryptionKey) < 32 {
 		p.fail("SIGNING_KEYS_ENCRYPTION_KEY must be at least 32 characters")
+	}
+	if c.DBRetryWindow < 0 || c.DBRetryWindow > 5*time.Minute {
+		p.fail("DB_RETRY_WINDOW must be between 0s and 5m")
 	}
 	if c.SigningKeysReload < time.Second {
 		p.fail("SIGNING_KEYS_RELOAD_INTERVAL must be at least 1s")

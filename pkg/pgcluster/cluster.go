@@ -275,3 +275,15 @@ func freePort() (int, error) {
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
+
+// Restart stops the server with pg_ctl's shutdown mode ("fast" or
+// "immediate") and starts it again on the same port, for tests of how
+// clients ride out a restart.
+func (c *Cluster) Restart(ctx context.Context, mode string) error {
+	logFile := filepath.Join(c.dir, "server.log")
+	cmd := c.command(ctx, "pg_ctl", "restart", "-D", c.dataDir(), "-m", mode, "-l", logFile, "-w", "-t", "60")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("pgcluster: restart: %v: %s", err, tail(out))
+	}
+	return nil
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -88,6 +89,84 @@ func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
 	if err := db.CheckRole(s.caller.Role, a.cfg.DBAnonRole); err != nil {
 		return nil, err
 	}
+	// A database restart kills pooled connections: a request that finds
+	// its connection dead is run again on a fresh one while it is safe
+	// (see retryable), waiting with backoff for at most DB_RETRY_WINDOW,
+	// so a restart shorter than the window fails nothing.
+	var deadline time.Time
+	var wait time.Duration // the first retry goes at once, on fresh connections
+	for {
+		res, err := a.runOnce(ctx, s)
+		if err == nil {
+			return res, nil
+		}
+		safe, lost := retryable(err, s)
+		if !lost {
+			return nil, err
+		}
+		if !safe {
+			// The statement (and for a folded write, its commit) may have
+			// run: it must not be sent again, and nobody can say whether
+			// it took effect.
+			return nil, unavailable(err, "The database connection was lost while the request ran; whether its changes were committed is unknown.")
+		}
+		if deadline.IsZero() {
+			deadline = time.Now().Add(a.cfg.DBRetryWindow)
+			// The pool's other idle connections died with this one: close
+			// them now rather than let each request find one dead.
+			a.pool.Reset()
+		}
+		if a.cfg.DBRetryWindow == 0 || !time.Now().Add(wait).Before(deadline) {
+			return nil, unavailable(err, "Could not connect with the database. Retrying the connection.")
+		}
+		a.log.WarnContext(ctx, "rest: database connection lost; retrying the request", "err", err, "wait_ms", wait.Milliseconds())
+		t := time.NewTimer(jitter(wait))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+		wait = min(max(wait*2, retryFirstWait), retryMaxWait)
+	}
+}
+
+// Backoff between attempts of a request whose connection was lost.
+const (
+	retryFirstWait = 50 * time.Millisecond
+	retryMaxWait   = time.Second
+)
+
+// jitter spreads d over [d/2, d) so requests that lost their connections
+// together do not come back together.
+func jitter(d time.Duration) time.Duration {
+	return d/2 + time.Duration(rand.Int64N(int64(d/2)+1))
+}
+
+// retryAfterSeconds is what a 503 for a lost database asks clients to wait.
+const retryAfterSeconds = "2"
+
+// unavailable is PostgREST's 503 for a database it cannot reach, with
+// Retry-After.
+func unavailable(cause error, msg string) *apierr.Error {
+	return apierr.New(http.StatusServiceUnavailable, pgrst.CodeConnection, "%s", msg).
+		WithCause(cause).WithHeader("Retry-After", retryAfterSeconds)
+}
+
+// retryable classifies a failed attempt: lost says the connection (or the
+// server) went away rather than the statement failing; safe says the
+// request may run again: nothing reached the server, the server says it
+// rolled our transaction back, or it was a read, whose transaction is
+// read-only and ended with the connection.
+func retryable(err error, s *txSpec) (safe, lost bool) {
+	if !db.ConnectionLost(err) {
+		return false, false
+	}
+	return db.NothingSent(err) || db.RolledBack(err) || s.caller.ReadOnly, true
+}
+
+// runOnce is one attempt of a request on one pooled connection.
+func (a *API) runOnce(ctx context.Context, s *txSpec) (*result, error) {
 	// Like PostgREST's db-pool-acquisition-timeout: a saturated pool answers
 	// 504 PGRST003 instead of queueing requests without bound.
 	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
@@ -95,11 +174,18 @@ func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
 	cancel()
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			var ce *pgconn.ConnectError
+			if errors.As(err, &ce) {
+				return nil, err
+			}
 			return nil, apierr.New(http.StatusGatewayTimeout, pgrst.CodePoolTimeout, "Timed out acquiring connection from connection pool.").WithCause(err)
 		}
 		return nil, err
 	}
 	defer conn.Release()
+	if conn.Conn().PgConn().IsClosed() {
+		return nil, db.ErrConnClosed
+	}
 	pc := conn.Conn().PgConn()
 	res, err := a.runOn(ctx, pc, s)
 	if errors.Is(err, errGUCsSet) {

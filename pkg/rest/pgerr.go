@@ -73,7 +73,15 @@ func pgStatus(pe *pgconn.PgError, authed bool) int {
 		return 400
 	case "53400":
 		return 500
-	case "57P01":
+	case "54000", "54001", "54011", "54023":
+		// Program limits (array dimensions, statement too complex, too many
+		// columns or arguments). PostgREST answers 500; here they are the
+		// request's own doing — a filter value nested too deep, a select of
+		// thousands of columns — so the client is told, with a 400.
+		return 400
+	case "57P01", "57P02", "57P03":
+		// Shutdown, crash, not accepting connections yet: the database is
+		// restarting, a cause outside the request.
 		return 503
 	case "P0001":
 		return 400
