@@ -20,6 +20,9 @@ FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=go /out/labelbase /usr/local/bin/labelbase
 ENV LISTEN_ADDR=:8080
 EXPOSE 8080
+# Liveness (/livez): a database restart must not mark every gateway
+# unhealthy. Balancers should route on /readyz instead.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s CMD ["/usr/local/bin/labelbase", "health"]
 USER nonroot
 ENTRYPOINT ["/usr/local/bin/labelbase"]
 CMD ["serve"]

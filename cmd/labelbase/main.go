@@ -8,6 +8,8 @@
 //	labelbase user list|create|...      manage users (admin API)
 //	labelbase demo                        load the demo catalogue
 //	labelbase crawl --once                run one ingest pass
+//	labelbase health [--ready]            container health check
+//	labelbase version                     which build this is
 package main
 
 import (
@@ -20,6 +22,9 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/labelbase/labelbase/pkg/requestid"
+	"github.com/labelbase/labelbase/pkg/version"
 )
 
 const usage = `labelbase — a Supabase-compatible gateway and the Labelbase app
@@ -46,7 +51,9 @@ Usage:
   labelbase crawl --once                     process queued label URLs and crawl releases once
   labelbase crawl --history                  show the last ten crawl passes
   labelbase scale [--releases N] [--calls N] generate the large benchmark dataset and time every procedure
-  labelbase health                           exit 0 when the local gateway answers /health (for containers)
+  labelbase health [--ready]                 exit 0 when the local gateway is alive (/livez) or, with
+                                             --ready, can serve (/readyz): for container health checks
+  labelbase version                          print the build (version, VCS revision, Go version)
 
 Configuration is read from the environment; see README.md.
 `
@@ -97,7 +104,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "scale":
 		return runScale(ctx, rest, stdout, log)
 	case "health":
-		return runHealth(ctx, stdout)
+		return runHealth(ctx, rest, stdout)
+	case "version":
+		fmt.Fprintln(stdout, version.Get())
+		return nil
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
@@ -119,8 +129,9 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 		l = slog.LevelInfo
 	}
 	opts := &slog.HandlerOptions{Level: l}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		h = slog.NewJSONHandler(w, opts)
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(requestid.NewHandler(h))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,8 +75,26 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, ready func
 	if !a.WebBuilt {
 		log.Warn("this binary has no built web app; / serves a placeholder (build it with: go tool task build)")
 	}
+	// The admin listener shares the gateway's lifetime: if it cannot bind,
+	// the gateway stops too rather than run unobserved.
+	ctx, stopAll := context.WithCancelCause(ctx)
+	defer stopAll(nil)
+	if cfg.AdminListenAddr != "" {
+		go func() {
+			err := server.Serve(ctx, cfg.AdminListenAddr, a.AdminHandler(), log, func(addr net.Addr) {
+				log.Info("admin listener: /metrics", "addr", addr.String(), "pprof", cfg.AdminPprof)
+			})
+			if err != nil {
+				stopAll(fmt.Errorf("admin listener: %w", err))
+			}
+		}()
+	}
 	log.Info("labelbase listening", "addr", cfg.ListenAddr)
-	return server.Serve(ctx, cfg.ListenAddr, a.Handler, log, ready)
+	err = server.Serve(ctx, cfg.ListenAddr, a.Handler, log, ready)
+	if cause := context.Cause(ctx); err == nil && cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	return err
 }
 
 func migrateUp(databaseURL string, log *slog.Logger) error {
@@ -95,9 +114,21 @@ func migrateUp(databaseURL string, log *slog.Logger) error {
 	return nil
 }
 
-// runHealth asks the gateway on LISTEN_ADDR for /health, for container
-// health checks in images that have no curl.
-func runHealth(ctx context.Context, stdout io.Writer) error {
+// runHealth asks the gateway on LISTEN_ADDR for /livez (or, with
+// --ready, /readyz), for container health checks in images that have no
+// curl. Liveness is the default: a check that restarts the container must
+// not fail because the database is restarting.
+func runHealth(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("health", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	ready := fs.Bool("ready", false, "ask /readyz: is the database reachable and the schema cache loaded")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	path := "/livez"
+	if *ready {
+		path = "/readyz"
+	}
 	addr := os.Getenv("LISTEN_ADDR")
 	if addr == "" {
 		addr = ":8080"
@@ -111,7 +142,7 @@ func runHealth(ctx context.Context, stdout io.Writer) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+"/health", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+path, nil)
 	if err != nil {
 		return err
 	}
@@ -121,7 +152,7 @@ func runHealth(ctx context.Context, stdout io.Writer) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("health: %s", resp.Status)
+		return fmt.Errorf("%s: %s", path, resp.Status)
 	}
 	fmt.Fprintln(stdout, "ok")
 	return nil

@@ -77,7 +77,7 @@ func newUserCLI(ctx context.Context, log *slog.Logger) (*userCLI, error) {
 		pool.Close()
 		return nil, err
 	}
-	h := server.New(server.Deps{Config: cfg, Log: log, Pool: pool, Auth: api.Register})
+	h := server.New(server.Deps{Config: cfg, Log: log, Ready: pool.Ping, Auth: api.Register})
 	return &userCLI{cfg: cfg, pool: pool, api: api, h: h}, nil
 }
 

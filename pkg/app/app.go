@@ -18,6 +18,7 @@ import (
 	"github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/mail"
+	"github.com/labelbase/labelbase/pkg/metrics"
 	"github.com/labelbase/labelbase/pkg/rest"
 	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/token"
@@ -32,6 +33,8 @@ type App struct {
 	// WebBuilt reports whether the real web app (not the fallback page) is
 	// embedded.
 	WebBuilt bool
+	// Metrics is what the admin listener serves (AdminHandler).
+	Metrics *metrics.Metrics
 
 	log *slog.Logger
 	wg  sync.WaitGroup
@@ -74,12 +77,17 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	case mailer == nil:
 		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
 	}
-	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log, Mailer: mailer})
+	m := metrics.New()
+	m.AddPool("owner", pools.Owner)
+	m.AddPool("rest", pools.REST)
+	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log, Mailer: mailer,
+		Observe: m.AuthEvent})
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: auth: %w", err)
 	}
-	restAPI, err := rest.New(ctx, rest.Deps{Config: cfg, Pool: pools.REST, Verifier: verifier, Log: log, Observe: o.observe})
+	restAPI, err := rest.New(ctx, rest.Deps{Config: cfg, Pool: pools.REST, Verifier: verifier, Log: log, Observe: o.observe,
+		OnReload: m.SchemaReloaded})
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)
@@ -89,18 +97,24 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	h := server.New(server.Deps{
 		Config: cfg,
 		Log:    log,
-		Pool:   pools.Owner,
 		Auth:   authAPI.Register,
 		REST:   restAPI.Register,
 		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
 		Web:    web,
 
 		AccessLog: accessLog,
+		Metrics:   m.Middleware(),
+		Ready: func(ctx context.Context) error {
+			if err := pools.Owner.Ping(ctx); err != nil {
+				return err
+			}
+			return restAPI.Ready(ctx)
+		},
 	})
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey}))
-	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, log: log, auth: authAPI,
+	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
 		keys: keys, keyStore: keyStore, accessLog: accessLog}, nil
 }
 
@@ -144,10 +158,19 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 			a.log.Warn("signing keys: reload failed; keeping the keys loaded before", "err", err)
 		})
 	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		a.auth.SweepRateLimits(ctx, 10*time.Minute)
+	}()
 	if crawl && !a.Config.CrawlDisabled {
 		a.startCrawler(ctx)
 	}
 }
+
+// AdminHandler serves the admin listener (ADMIN_LISTEN_ADDR): /metrics,
+// and the profiler under /debug/pprof/ when ADMIN_PPROF is on.
+func (a *App) AdminHandler() http.Handler { return a.Metrics.Handler(a.Config.AdminPprof) }
 
 // Close waits for the background work (whose context must have ended),
 // closes the pools and writes the access-log lines still queued. Call it

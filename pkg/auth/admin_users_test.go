@@ -21,7 +21,7 @@ func setupMail(t testing.TB, env map[string]string, m mail.Sender) *testEnv {
 	}
 	log := slog.New(slog.NewTextHandler(testLogWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))
 	e.api = api
-	e.h = server.New(server.Deps{Config: e.cfg, Log: log, Pool: e.db.Pool, Auth: api.Register, Routes: api.RegisterOpen})
+	e.h = server.New(server.Deps{Config: e.cfg, Log: log, Ready: e.db.Pool.Ping, Auth: api.Register, Routes: api.RegisterOpen})
 	return e
 }
 

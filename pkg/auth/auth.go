@@ -44,6 +44,10 @@ type Deps struct {
 	Now func() time.Time
 	// Mailer sends recovery links; nil means recovery mail is off.
 	Mailer mail.Sender
+	// Observe, when set, is told how each /token request ended: its
+	// grant_type and ok, failed, reuse_detected, rate_limited or error
+	// (metrics).
+	Observe func(grant, outcome string)
 }
 
 // API serves /auth/v1.
@@ -62,6 +66,8 @@ type API struct {
 	tokenLimit  *limiter
 	signupLimit *limiter
 	updateLimit *limiter
+
+	observe func(grant, outcome string)
 
 	mailer    mail.Sender
 	mailLimit *limiter
@@ -101,6 +107,14 @@ func New(d Deps) (*API, error) {
 	if err != nil {
 		return nil, err
 	}
+	limits := limitMaker{now: now}
+	if d.Config.RateLimitStore != "memory" {
+		limits.pool = d.Pool
+	}
+	observe := d.Observe
+	if observe == nil {
+		observe = func(string, string) {}
+	}
 	return &API{
 		cfg:         d.Config,
 		pool:        d.Pool,
@@ -109,12 +123,47 @@ func New(d Deps) (*API, error) {
 		now:         func() time.Time { return now().UTC() },
 		issuer:      issuerFor(d.Config.SiteURL),
 		dummyHash:   dummy,
-		tokenLimit:  newLimiter(d.Config.RateLimitToken, now),
-		signupLimit: newLimiter(d.Config.RateLimitSignup, now),
-		updateLimit: newLimiter(d.Config.RateLimitUserUpdate, now),
+		tokenLimit:  limits.make("token", d.Config.RateLimitToken),
+		signupLimit: limits.make("signup", d.Config.RateLimitSignup),
+		updateLimit: limits.make("user_update", d.Config.RateLimitUserUpdate),
 		mailer:      d.Mailer,
-		mailLimit:   newLimiter(d.Config.RateLimitEmailSent, now),
+		mailLimit:   limits.make("email_sent", d.Config.RateLimitEmailSent),
+		observe:     observe,
 	}, nil
+}
+
+// limitMaker builds the API's limiters on the configured store.
+type limitMaker struct {
+	pool *pgxpool.Pool // nil: in memory
+	now  func() time.Time
+}
+
+func (m limitMaker) make(name string, rl config.RateLimit) *limiter {
+	l := newLimiter(rl, m.now)
+	if m.pool != nil {
+		return l.shared(m.pool, name)
+	}
+	return l
+}
+
+// SweepRateLimits forgets refilled rate-limit buckets every interval
+// until ctx ends (a no-op loop with RATE_LIMIT_STORE=memory, whose maps
+// bound themselves).
+func (a *API) SweepRateLimits(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit} {
+			if err := l.sweep(ctx); err != nil && ctx.Err() == nil {
+				a.log.WarnContext(ctx, "auth: rate-limit sweep failed", "err", err)
+			}
+		}
+	}
 }
 
 // Register adds the routes to g, which the server mounts at /auth/v1 behind

@@ -75,7 +75,7 @@ func setup(t testing.TB, env map[string]string) *testEnv {
 	}
 	// Server faults are logged with their cause; show them in the test log.
 	log := slog.New(slog.NewTextHandler(testLogWriter{t}, &slog.HandlerOptions{Level: slog.LevelError}))
-	h := server.New(server.Deps{Config: cfg, Log: log, Pool: db.Pool, Auth: api.Register})
+	h := server.New(server.Deps{Config: cfg, Log: log, Ready: db.Pool.Ping, Auth: api.Register})
 	return &testEnv{t: t, db: db, cfg: cfg, api: api, h: h, clock: clock}
 }
 

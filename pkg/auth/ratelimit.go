@@ -1,26 +1,34 @@
 package auth
 
 import (
+	"context"
 	"math"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/config"
 )
 
-// maxLimiterKeys bounds each limiter's memory: beyond it, idle buckets are
+// maxLimiterKeys bounds each in-memory limiter: beyond it, idle buckets are
 // dropped first and then the least recently used, so a flood of addresses
 // cannot grow the map without end.
 const maxLimiterKeys = 10000
 
-// limiter is an in-memory token bucket per client IP, as GoTrue keeps one
-// per endpoint: Burst requests at once, refilled at Count per Per. It is
-// per process; several gateways behind one balancer each allow the full
-// rate.
+// limiter is a token bucket per key (the client IP), as GoTrue keeps one
+// per endpoint: Burst requests at once, refilled at Count per Per.
+//
+// With a pool (RATE_LIMIT_STORE=database) the buckets live in
+// auth.rate_limits, shared by every gateway on the database: one round
+// trip per check, under the bucket row's lock. Without one they live in
+// this process, and N gateways behind a balancer allow N times the rate.
 type limiter struct {
+	name  string // the bucket family in auth.rate_limits
+	pool  *pgxpool.Pool
 	rate  float64 // tokens per second
 	burst float64
 	now   func() time.Time
@@ -57,9 +65,49 @@ func newLimiter(rl config.RateLimit, now func() time.Time) *limiter {
 	}
 }
 
+// shared returns a copy of l that keeps its buckets in the database as
+// the family name.
+func (l *limiter) shared(pool *pgxpool.Pool, name string) *limiter {
+	return &limiter{name: name, pool: pool, rate: l.rate, burst: l.burst, now: l.now, max: l.max, buckets: map[string]*bucket{}}
+}
+
 // allow takes a token for key. When none is left it returns false and how
-// long until one is.
-func (l *limiter) allow(key string) (bool, time.Duration) {
+// long until one is. Only the database store can fail.
+func (l *limiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
+	if l.pool != nil {
+		var ok bool
+		var tokens float64
+		err := l.pool.QueryRow(ctx, "SELECT allowed, tokens FROM auth.take_rate_limit_token($1, $2, $3, $4, $5)",
+			l.name, key, l.rate, l.burst, l.now()).Scan(&ok, &tokens)
+		if err != nil {
+			return false, 0, translate("rate limit", err)
+		}
+		return ok, l.wait(tokens), nil
+	}
+	ok, wait := l.allowLocal(key)
+	return ok, wait, nil
+}
+
+// wait is how long until a bucket holding tokens has one.
+func (l *limiter) wait(tokens float64) time.Duration {
+	if tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - tokens) / l.rate * float64(time.Second))
+}
+
+// sweep forgets the database buckets that have refilled completely (they
+// would start full anyway), so the table holds only recent clients.
+func (l *limiter) sweep(ctx context.Context) error {
+	if l.pool == nil {
+		return nil
+	}
+	full := time.Duration(l.burst / l.rate * float64(time.Second))
+	_, err := l.pool.Exec(ctx, "DELETE FROM auth.rate_limits WHERE bucket = $1 AND updated_at < $2", l.name, l.now().Add(-full))
+	return translate("rate limit sweep", err)
+}
+
+func (l *limiter) allowLocal(key string) (bool, time.Duration) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -76,8 +124,7 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 		b.tokens--
 		return true, 0
 	}
-	wait := time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
-	return false, wait
+	return false, l.wait(b.tokens)
 }
 
 func (l *limiter) refill(b *bucket, now time.Time) {
@@ -108,10 +155,10 @@ func (l *limiter) evict(now time.Time) {
 
 // check returns GoTrue's 429 when ip is over the limit, with Retry-After in
 // whole seconds (at least 1).
-func (l *limiter) check(ip string) error {
-	ok, wait := l.allow(ip)
-	if ok {
-		return nil
+func (l *limiter) check(ctx context.Context, ip string) error {
+	ok, wait, err := l.allow(ctx, ip)
+	if err != nil || ok {
+		return err
 	}
 	secs := int64(math.Ceil(wait.Seconds()))
 	if secs < 1 {

@@ -67,7 +67,9 @@ func (a *API) recover(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ok, _ := a.mailLimit.allow("recover"); !ok {
+	if ok, _, err := a.mailLimit.allow(c.Request().Context(), "recover"); err != nil {
+		return err
+	} else if !ok {
 		return apierr.New(http.StatusTooManyRequests, codeOverEmailSendRateLimit, "Email rate limit exceeded")
 	}
 	if a.mailer == nil {
@@ -80,7 +82,7 @@ func (a *API) recover(c *echo.Context) error {
 		return err
 	}
 	if link != "" {
-		a.sendRecoveryMail(u.Email, link)
+		a.sendRecoveryMail(ctx, u.Email, link)
 	}
 	return c.JSON(http.StatusOK, map[string]any{})
 }
@@ -148,7 +150,7 @@ func (a *API) RecoveryLink(ctx context.Context, email string) (string, error) {
 	return link, err
 }
 
-func (a *API) sendRecoveryMail(to, link string) {
+func (a *API) sendRecoveryMail(reqCtx context.Context, to, link string) {
 	msg := mail.Message{
 		To:      to,
 		Subject: "Reset your Labelbase password",
@@ -159,10 +161,12 @@ func (a *API) sendRecoveryMail(to, link string) {
 	a.mailWG.Add(1)
 	go func() {
 		defer a.mailWG.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		// Not the request's deadline (the mail outlives the response), but
+		// its values: the failure is logged with the request id.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 30*time.Second)
 		defer cancel()
 		if err := a.mailer.Send(ctx, msg); err != nil {
-			a.log.Error("auth: sending recovery mail failed", "err", err)
+			a.log.ErrorContext(ctx, "auth: sending recovery mail failed", "err", err)
 		}
 	}()
 }

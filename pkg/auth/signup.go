@@ -25,7 +25,7 @@ type signupParams struct {
 // same INSERT; redirect_to is accepted for compatibility but no email is
 // ever sent.
 func (a *API) signup(c *echo.Context) error {
-	if err := a.signupLimit.check(c.RealIP()); err != nil {
+	if err := a.signupLimit.check(c.Request().Context(), c.RealIP()); err != nil {
 		return err
 	}
 	if a.cfg.DisableSignup {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
 )
 
 // token handles POST /token. grant_type is read from the query, where
@@ -25,10 +27,31 @@ func (a *API) token(c *echo.Context) error {
 	default:
 		return badRequest(codeInvalidCredentials, "unsupported_grant_type")
 	}
-	if err := a.tokenLimit.check(c.RealIP()); err != nil {
+	grantType := c.QueryParam("grant_type")
+	if err := a.tokenLimit.check(c.Request().Context(), c.RealIP()); err != nil {
+		a.observe(grantType, outcome(err))
 		return err
 	}
-	return grant(c)
+	err := grant(c)
+	a.observe(grantType, outcome(err))
+	return err
+}
+
+// outcome names how a grant ended, for Deps.Observe: ok, failed (the
+// client's fault), reuse_detected, rate_limited or error (ours).
+func outcome(err error) string {
+	var e *apierr.Error
+	switch {
+	case err == nil:
+		return "ok"
+	case !errors.As(err, &e) || e.Status >= 500:
+		return "error"
+	case e.Status == http.StatusTooManyRequests:
+		return "rate_limited"
+	case e.Code == codeRefreshTokenUsed:
+		return "reuse_detected"
+	}
+	return "failed"
 }
 
 type passwordGrantParams struct {

@@ -93,7 +93,7 @@ type userUpdateParams struct {
 // A password change ends the user's other sessions, as GoTrue does, so a
 // changed password locks out whoever knew the old one.
 func (a *API) updateUser(c *echo.Context) error {
-	if err := a.updateLimit.check(c.RealIP()); err != nil {
+	if err := a.updateLimit.check(c.Request().Context(), c.RealIP()); err != nil {
 		return err
 	}
 	p, err := a.authenticate(c)

@@ -25,7 +25,7 @@ func (a *API) verifyGet(c *echo.Context) error {
 	if tok == "" {
 		return badRequest(codeValidationFailed, "Verify requires a token or a token hash")
 	}
-	if err := a.tokenLimit.check(c.RealIP()); err != nil {
+	if err := a.tokenLimit.check(c.Request().Context(), c.RealIP()); err != nil {
 		return err
 	}
 	target := a.redirectTarget(c.QueryParam("redirect_to"))
@@ -98,7 +98,7 @@ func (a *API) verifyPost(c *echo.Context) error {
 	if p.TokenHash == "" && p.Token == "" {
 		return badRequest(codeValidationFailed, "Verify requires a token or a token hash")
 	}
-	if err := a.tokenLimit.check(c.RealIP()); err != nil {
+	if err := a.tokenLimit.check(c.Request().Context(), c.RealIP()); err != nil {
 		return err
 	}
 	if p.TokenHash == "" {

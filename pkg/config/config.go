@@ -35,6 +35,10 @@ type Config struct {
 	ServiceRoleKey string
 	SiteURL        string
 	ListenAddr     string
+	// AdminListenAddr serves /metrics (and, with AdminPprof, the profiler)
+	// on an address of its own, never the public one; empty turns it off.
+	AdminListenAddr string
+	AdminPprof      bool
 
 	// Keys.
 	// PublishableKey and SecretKey are Supabase's opaque API keys
@@ -57,6 +61,10 @@ type Config struct {
 	RateLimitToken            RateLimit
 	RateLimitSignup           RateLimit
 	RateLimitUserUpdate       RateLimit
+	// RateLimitStore is where the auth rate limits keep their buckets:
+	// "database" (shared by every gateway on the database) or "memory"
+	// (per process: N gateways allow N times the rate).
+	RateLimitStore string
 	// TrustedProxyHeader names the header (e.g. X-Forwarded-For) that holds
 	// the client IP when the gateway runs behind a proxy. Empty means the
 	// connection's address is the client.
@@ -163,6 +171,9 @@ func Load(getenv Getenv) (*Config, error) {
 		SigningKeysReload:         p.duration("SIGNING_KEYS_RELOAD_INTERVAL", time.Minute),
 		SiteURL:                   p.str("SITE_URL", "http://localhost:8080"),
 		ListenAddr:                p.str("LISTEN_ADDR", ":8080"),
+		AdminListenAddr:           p.str("ADMIN_LISTEN_ADDR", ""),
+		AdminPprof:                p.boolean("ADMIN_PPROF", false),
+		RateLimitStore:            p.str("RATE_LIMIT_STORE", "database"),
 		PasswordMinLength:         p.integer("PASSWORD_MIN_LENGTH", 6),
 		RefreshTokenReuseInterval: p.seconds("REFRESH_TOKEN_REUSE_INTERVAL", 10*time.Second),
 		DisableSignup:             p.boolean("DISABLE_SIGNUP", false),
@@ -264,6 +275,15 @@ func (c *Config) validate(p *parser) {
 	}
 	if u, err := url.Parse(c.SiteURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		p.fail("SITE_URL must be an absolute http(s) URL, got %q", c.SiteURL)
+	}
+	if c.RateLimitStore != "database" && c.RateLimitStore != "memory" {
+		p.fail("RATE_LIMIT_STORE must be database or memory")
+	}
+	if c.AdminPprof && c.AdminListenAddr == "" {
+		p.fail("ADMIN_PPROF needs ADMIN_LISTEN_ADDR: the profiler is never served on the public port")
+	}
+	if c.AdminListenAddr != "" && c.AdminListenAddr == c.ListenAddr && !strings.HasSuffix(c.ListenAddr, ":0") {
+		p.fail("ADMIN_LISTEN_ADDR must differ from LISTEN_ADDR")
 	}
 	if c.ListenAddr == "" {
 		p.fail("LISTEN_ADDR must not be empty")

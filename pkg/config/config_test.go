@@ -33,6 +33,15 @@ func TestDefaults(t *testing.T) {
 	if c.AnonKey == c.ServiceRoleKey {
 		t.Error("anon and service-role keys must differ")
 	}
+	if c.RateLimitStore != "database" || c.AdminListenAddr != "" || c.AdminPprof || c.DBRetryWindow != 5*time.Second {
+		t.Errorf("operability defaults: store %q, admin %q, pprof %v, retry window %v",
+			c.RateLimitStore, c.AdminListenAddr, c.AdminPprof, c.DBRetryWindow)
+	}
+	_, err = config.Load(env(map[string]string{"DATABASE_URL": "postgres://u@h/db", "JWT_SECRET": secret,
+		"LISTEN_ADDR": ":8080", "ADMIN_LISTEN_ADDR": ":8080"}))
+	if err == nil || !strings.Contains(err.Error(), "ADMIN_LISTEN_ADDR") {
+		t.Errorf("admin listener on the public address: %v", err)
+	}
 }
 
 func TestExplicitKeysAndFiles(t *testing.T) {
@@ -73,6 +82,9 @@ func TestErrorsNameEveryBadValue(t *testing.T) {
 		"DISABLE_SIGNUP":         "maybe",
 		"CRAWL_MAX_REFUSALS":     "0",
 		"CRAWL_CATCH_UP_DELAY":   "0s",
+		"RATE_LIMIT_STORE":       "redis",
+		"ADMIN_PPROF":            "true",
+		"DB_RETRY_WINDOW":        "1h",
 	}))
 	if err == nil {
 		t.Fatal("want errors")
@@ -80,7 +92,7 @@ func TestErrorsNameEveryBadValue(t *testing.T) {
 	msg := err.Error()
 	for _, name := range []string{"DATABASE_URL", "JWT_SECRET", "JWT_EXP", "SITE_URL", "PASSWORD_MIN_LENGTH",
 		"BANDCAMP_UPSTREAM", "CRAWL_AT", "CRAWL_REQUEST_INTERVAL", "LOG_LEVEL", "DISABLE_SIGNUP",
-		"CRAWL_MAX_REFUSALS", "CRAWL_CATCH_UP_DELAY"} {
+		"CRAWL_MAX_REFUSALS", "CRAWL_CATCH_UP_DELAY", "RATE_LIMIT_STORE", "ADMIN_PPROF", "DB_RETRY_WINDOW"} {
 		if !strings.Contains(msg, name) {
 			t.Errorf("error does not mention %s:\n%s", name, msg)
 		}

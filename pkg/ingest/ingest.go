@@ -131,6 +131,10 @@ type Options struct {
 	// pass when none succeeded in the last day (default 1 minute), so a
 	// restart loop cannot hammer Bandcamp.
 	CatchUpDelay time.Duration
+	// OnRun, when set, is told how each scheduled pass ended: succeeded,
+	// stopped (Bandcamp refused or was unreachable), skipped (another
+	// gateway held the lock) or failed (metrics).
+	OnRun func(outcome string)
 }
 
 // Defaults of Options.

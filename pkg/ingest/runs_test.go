@@ -193,7 +193,9 @@ func TestSchedulerCatchesUp(t *testing.T) {
 				}
 			}
 			b.submit(t, "https://hollowpine.bandcamp.com")
-			s := NewScheduler(b.db.Pool, b.cfg, testLogger(t), Options{CatchUpDelay: delay})
+			outcomes := make(chan string, 10)
+			s := NewScheduler(b.db.Pool, b.cfg, testLogger(t), Options{CatchUpDelay: delay,
+				OnRun: func(o string) { outcomes <- o }})
 			s.opts.Fetch.Sleep, s.opts.Fetch.Now = b.sleeper.Sleep, b.sleeper.Now
 			s.now = func() time.Time { return tt.now }
 			waits := make(chan time.Duration, 10)
@@ -236,6 +238,13 @@ func TestSchedulerCatchesUp(t *testing.T) {
 			}
 			if tt.meanwhile && (ran != 0 || processed) {
 				t.Errorf("a pass ran although another gateway had caught up")
+			}
+			want := "succeeded"
+			if tt.meanwhile {
+				want = "skipped"
+			}
+			if got := <-outcomes; got != want {
+				t.Errorf("OnRun told %q, want %q", got, want)
 			}
 		})
 	}

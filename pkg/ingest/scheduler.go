@@ -170,6 +170,9 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 	_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
 	if errors.Is(err, errFresh) {
 		s.log.Info("another gateway has caught up; skipped")
+		if s.opts.OnRun != nil {
+			s.opts.OnRun("skipped")
+		}
 		return ctx.Err() == nil
 	}
 	s.report(ctx, err)
@@ -183,13 +186,22 @@ func catchUpDue(last time.Time, ok bool, now time.Time) bool {
 }
 
 func (s *Scheduler) report(ctx context.Context, err error) {
+	outcome := "succeeded"
 	switch {
 	case errors.Is(err, ErrBusy):
 		s.log.Info("another gateway is crawling; skipped")
+		outcome = "skipped"
 	case errors.Is(err, ErrStopped):
 		// The pass logged its summary and why it stopped.
+		outcome = "stopped"
 	case err != nil && ctx.Err() == nil:
 		s.log.Error("crawl failed", "err", err)
+		outcome = "failed"
+	case err != nil:
+		return // shutting down mid-pass: not an outcome
+	}
+	if s.opts.OnRun != nil {
+		s.opts.OnRun(outcome)
 	}
 }
 

@@ -42,7 +42,7 @@ func onePoolAPI(t *testing.T, e *env, settings map[string]string) (*env, *pgxpoo
 	}
 	e2 := *e
 	e2.cfg, e2.api = cfg, api
-	e2.h = server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Pool: e.db.Pool, REST: api.Register})
+	e2.h = server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Ready: api.Ready, REST: api.Register})
 	return &e2, pools.REST
 }
 

@@ -64,7 +64,7 @@ func setup(t testing.TB, extra ...string) *env {
 		t.Fatal(err)
 	}
 	e := &env{t: t, db: db, cfg: cfg, api: api}
-	e.h = server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Pool: db.Pool, REST: api.Register})
+	e.h = server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Ready: api.Ready, REST: api.Register})
 	e.userA = pgtest.CreateUser(t, db.Pool, "a@example.com", "password-a")
 	e.userB = pgtest.CreateUser(t, db.Pool, "b@example.com", "password-b")
 	e.tokA = e.sign(e.userA, "authenticated", time.Hour)

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,9 @@ type Deps struct {
 	// its text-format arguments and the caller. The benchmark harness uses
 	// it to send the gateway's exact SQL straight through pgx.
 	Observe func(sql string, args [][]byte, caller db.Caller)
+	// OnReload, when set, is told the outcome and duration of every schema
+	// cache load (metrics).
+	OnReload func(err error, took time.Duration)
 }
 
 // API is the /rest/v1 module.
@@ -47,6 +51,7 @@ type API struct {
 	verifier *token.Verifier
 	log      *slog.Logger
 	observe  func(sql string, args [][]byte, caller db.Caller)
+	onReload func(err error, took time.Duration)
 	cache    atomic.Pointer[schema.Cache]
 	// gen counts schema cache loads; statements prepared under an older
 	// generation are deallocated before a connection's next request.
@@ -71,7 +76,7 @@ func New(ctx context.Context, d Deps) (*API, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe, listening: make(chan struct{})}
+	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe, onReload: d.OnReload, listening: make(chan struct{})}
 	if err := a.Reload(ctx); err != nil {
 		return nil, err
 	}
@@ -83,6 +88,9 @@ func New(ctx context.Context, d Deps) (*API, error) {
 func (a *API) Reload(ctx context.Context) error {
 	start := time.Now()
 	c, err := schema.Load(ctx, a.pool, a.cfg.DBSchemas)
+	if a.onReload != nil {
+		a.onReload(err, time.Since(start))
+	}
 	if err != nil {
 		return fmt.Errorf("rest: load schema cache: %w", err)
 	}
@@ -97,26 +105,42 @@ func (a *API) Reload(ctx context.Context) error {
 // Watch listens on channel pgrst and reloads the schema cache on
 // 'reload schema' (or an empty payload), and after every reconnect, since
 // notifications may have been missed. It blocks until ctx ends.
+//
+// Reconnecting backs off from 1 s doubling to 30 s, with jitter so that
+// several gateways do not knock on a restarting server in step; a
+// subscription that lasted a minute starts the back-off over.
 func (a *API) Watch(ctx context.Context) {
 	backoff := time.Second
 	for ctx.Err() == nil {
 		// Every subscription, the first included, is followed by a reload:
 		// a change made between the load in New (or the lost connection)
 		// and LISTEN would otherwise be missed.
+		began := time.Now()
 		err := a.listen(ctx, true)
 		if ctx.Err() != nil {
 			return
 		}
-		a.log.Warn("schema cache listener lost its connection; retrying", "err", err, "in", backoff)
+		if time.Since(began) > time.Minute {
+			backoff = time.Second
+		}
+		wait := backoff/2 + rand.N(backoff/2+1)
+		a.log.Warn("schema cache listener lost its connection; retrying", "err", err, "in", wait.Round(time.Millisecond))
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(backoff):
+		case <-time.After(wait):
 		}
-		if backoff < 30*time.Second {
-			backoff *= 2
-		}
+		backoff = min(2*backoff, 30*time.Second)
 	}
+}
+
+// Ready reports whether /rest/v1 can serve: the schema cache is loaded
+// (always true once New returned) and the REST pool reaches the database.
+func (a *API) Ready(ctx context.Context) error {
+	if a.cache.Load() == nil {
+		return errors.New("rest: schema cache not loaded")
+	}
+	return a.pool.Ping(ctx)
 }
 
 func (a *API) listen(ctx context.Context, reloadFirst bool) error {

@@ -20,7 +20,7 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 		}
 		e := toAPIError(err)
 		if e.Status >= 500 {
-			log.Error("request failed", "request_id", c.Get(KeyRequestID), "method", c.Request().Method,
+			log.ErrorContext(c.Request().Context(), "request failed", "method", c.Request().Method,
 				"path", c.Request().URL.Path, "status", e.Status, "code", e.Code, "cause", e.Cause)
 		}
 		flavor := apierr.PostgREST

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/requestid"
 )
 
 // Context keys set by the middleware.
@@ -34,6 +35,9 @@ func requestID() echo.MiddlewareFunc {
 				id = hex.EncodeToString(b)
 			}
 			c.Set(KeyRequestID, id)
+			// In the request's context too, for the log lines written
+			// while serving it (requestid.Handler).
+			c.SetRequest(c.Request().WithContext(requestid.With(c.Request().Context(), id)))
 			c.Response().Header().Set("X-Request-Id", id)
 			return next(c)
 		}

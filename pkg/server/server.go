@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
@@ -25,8 +24,13 @@ type Module func(g *echo.Group)
 type Deps struct {
 	Config *config.Config
 	Log    *slog.Logger
-	// Pool answers /health.
-	Pool *pgxpool.Pool
+	// Ready answers /readyz (and /health): nil when the gateway can serve,
+	// i.e. the database answers and the schema cache is loaded. Nil Ready
+	// means always ready.
+	Ready func(ctx context.Context) error
+	// Metrics, when set, sees every request after routing (so it can read
+	// the route template).
+	Metrics echo.MiddlewareFunc
 	// Auth and REST register /auth/v1 and /rest/v1; nil leaves them out.
 	Auth Module
 	REST Module
@@ -48,9 +52,14 @@ func New(d Deps) *echo.Echo {
 	e.HTTPErrorHandler = errorHandler(d.Log)
 
 	e.Pre(requestID(), securityHeaders())
+	if d.Metrics != nil {
+		e.Use(d.Metrics)
+	}
 	e.Use(accessLog(d.Log, d.AccessLog), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
 
-	e.GET("/health", health(d.Pool))
+	e.GET("/livez", livez)
+	e.GET("/readyz", readyz(d.Ready))
+	e.GET("/health", readyz(d.Ready)) // the name earlier releases probed
 	keys := apiKeys(d.Config.AnonKey, d.Config.ServiceRoleKey)
 	gz := compressAPI(d.Config.CompressMinBytes)
 	if d.Auth != nil {
@@ -68,13 +77,24 @@ func New(d Deps) *echo.Echo {
 	return e
 }
 
-func health(pool *pgxpool.Pool) echo.HandlerFunc {
+// livez answers 200 while the process serves HTTP, whatever the database
+// does: a liveness probe built on the database would restart every
+// gateway during a database restart they would otherwise ride out.
+func livez(c *echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyz answers 200 when the gateway can serve requests and 503 when it
+// cannot (take it out of the balancer, do not restart it). The reason is
+// logged, not sent: the probe is on the public port.
+func readyz(ready func(context.Context) error) echo.HandlerFunc {
 	return func(c *echo.Context) error {
-		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
-		defer cancel()
-		if pool != nil {
-			if err := pool.Ping(ctx); err != nil {
-				return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "database unavailable"})
+		if ready != nil {
+			ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+			defer cancel()
+			if err := ready(ctx); err != nil {
+				c.Logger().WarnContext(ctx, "not ready", "err", err)
+				return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 			}
 		}
 		return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
