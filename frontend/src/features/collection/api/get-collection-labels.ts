@@ -13,7 +13,7 @@ function normalize(rows: CollectionLabel[]): CollectionLabel[] {
  * request that never reached the server throws.
  */
 export async function getCollectionLabels(userId: string, filterType: CollectionFilterType): Promise<CollectionLabel[]> {
-  const primary = await rpc<CollectionLabel[] | null>('get_all_filtered_labels_by_listen_status', {
+  const primary = await rpc('get_all_filtered_labels_by_listen_status', {
     user_id_param: userId,
     filter_type: filterType,
   })
@@ -21,8 +21,8 @@ export async function getCollectionLabels(userId: string, filterType: Collection
   if (primary.error.status === 0) throw new RequestError(primary.error)
 
   const [countResult, rowsResult] = await Promise.all([
-    rpc<number | null>('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
-    rpc<CollectionLabel[] | null>('get_filtered_labels_by_listen_status', {
+    rpc('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
+    rpc('get_filtered_labels_by_listen_status', {
       user_id_param: userId,
       filter_type: filterType,
       page_number: 1,

@@ -7,7 +7,7 @@ import type { Release } from '@/types/api'
 export async function getLatestReleasesPerLabel(labelIds: number[]): Promise<Map<number, Release[]>> {
   const grouped = new Map<number, Release[]>(labelIds.map((id) => [id, []]))
   if (labelIds.length === 0) return grouped
-  const result = await rpc<Release[]>('get_latest_releases_per_label', {
+  const result = await rpc('get_latest_releases_per_label', {
     p_label_ids: labelIds,
     p_limit: COLLECTION_RELEASES_PER_LABEL,
   })

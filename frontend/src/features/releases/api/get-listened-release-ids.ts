@@ -3,6 +3,6 @@ import { selectEq } from '@/lib/supabase'
 
 /** Ids of the releases the user marked as listened. Throws on failure. */
 export async function getListenedReleaseIds(userId: string): Promise<Set<number>> {
-  const rows = unwrap(await selectEq<{ release_id: number }>('user_listened_releases', 'release_id', { user_id: userId }))
+  const rows = unwrap(await selectEq('user_listened_releases', 'release_id', { user_id: userId }))
   return new Set((rows ?? []).map((row) => Number(row.release_id)))
 }
