@@ -1,5 +1,10 @@
+import { useQuery } from '@tanstack/react-query'
+import { useCallback } from 'react'
 import { COLLECTION_FALLBACK_PAGE_SIZE, type CollectionFilterType } from '@/config/constants'
+import { messages } from '@/config/messages'
 import { listOrEmpty, orFallback, RequestError } from '@/lib/errors'
+import { queryKeys } from '@/lib/query-keys'
+import { seededShuffle } from '@/lib/seeded-shuffle'
 import { rpc } from '@/lib/supabase'
 import type { CollectionLabel } from '@/types/api'
 
@@ -34,4 +39,15 @@ export async function getCollectionLabels(userId: string, filterType: Collection
   const count = Number(orFallback<number>(countResult, rows.length, 'count_filtered_labels_by_listen_status'))
   if (count > rows.length) console.warn(`collection shows ${rows.length} of ${count} labels`)
   return rows
+}
+
+/** The followed labels for a tab, in the per-session shuffled order. */
+export function useCollectionLabels(userId: string, filterType: CollectionFilterType, seed: number) {
+  const select = useCallback((rows: CollectionLabel[]) => seededShuffle(rows, seed), [seed])
+  return useQuery({
+    queryKey: queryKeys.collectionLabels(userId, filterType),
+    queryFn: () => getCollectionLabels(userId, filterType),
+    select,
+    meta: { errorMessage: messages.load.collectionLabels },
+  })
 }
