@@ -1,4 +1,5 @@
 import { act, fireEvent, screen } from '@testing-library/react'
+import { useState } from 'react'
 import { describe, expect, it, vi } from 'vitest'
 import { messages } from '@/config/messages'
 import { createThrottle } from '@/lib/throttle'
@@ -84,4 +85,41 @@ describe('useOptimisticToggle', () => {
     await act(async () => fireEvent.click(screen.getByText('item 2: no')))
     expect(persist).toHaveBeenCalledTimes(2)
   })
+
+  // Known bug: the override set by a toggle is never cleared, so once the list is reloaded
+  // the stale local value wins over the server's. Marked `fails` until the hook is fixed.
+  it.fails('lets fresh server state win once the saved value is in the server state', async () => {
+    renderWithProviders(<ServerHarness />)
+    fireEvent.click(screen.getByText('item 1: no'))
+    expect(screen.getByText('item 1: yes')).toBeTruthy()
+    await act(async () => {})
+    expect(screen.getByText('item 1: yes')).toBeTruthy()
+    // A reload (e.g. another device unmarked it) brings fresh server state.
+    fireEvent.click(screen.getByText('reload: server says no'))
+    expect(screen.getByText('item 1: no')).toBeTruthy()
+  })
 })
+
+/** A list whose server state the save writes to, and a reload can replace. */
+function ServerHarness() {
+  const [server, setServer] = useState<Record<number, boolean>>({})
+  const toggle = useOptimisticToggle({
+    persist: async () => {},
+    onSuccess: (id, next) => setServer((s) => ({ ...s, [id]: next })),
+    successMessage: (next) => (next ? 'on' : 'off'),
+    errorToast: () => 'toast failure',
+    inlineError: 'inline failure',
+    throttle: noThrottle(),
+  })
+  const value = toggle.valueOf(1, server[1] ?? false)
+  return (
+    <>
+      <button type="button" onClick={() => toggle.toggle(1, value)}>
+        item 1: {value ? 'yes' : 'no'}
+      </button>
+      <button type="button" onClick={() => setServer({})}>
+        reload: server says no
+      </button>
+    </>
+  )
+}
