@@ -15,13 +15,14 @@ export function useFollowToggle(tab: LabelsTab): OptimisticToggle {
   const user = useUser()
   const queryClient = useQueryClient()
   return useOptimisticToggle({
+    mutationKey: ['follow', user.id],
     persist: (labelId, next) => setFollow(user.id, labelId, next),
     successMessage: (next) => (next ? messages.follow.followed : messages.follow.unfollowed),
     errorToast: () => messages.follow.failed,
     inlineError: messages.follow.inlineFailed,
-    onSuccess: (labelId) => {
+    onSaved: (labelId) => {
       removeLabelFromTab(queryClient, user.id, tab, labelId)
-      void queryClient.invalidateQueries({ predicate: hasRoot(followDependentRoots), refetchType: 'none' })
+      return queryClient.invalidateQueries({ predicate: hasRoot(followDependentRoots), refetchType: 'none' })
     },
   })
 }

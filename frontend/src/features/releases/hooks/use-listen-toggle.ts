@@ -22,10 +22,11 @@ export function useListenToggle(): OptimisticToggle {
   const user = useUser()
   const queryClient = useQueryClient()
   return useOptimisticToggle({
+    mutationKey: ['listen', user.id],
     persist: (releaseId, next) => setListened(user.id, releaseId, next),
     successMessage: (next) => (next ? messages.listen.marked : messages.listen.unmarked),
     errorToast: listenErrorMessage,
     inlineError: messages.listen.inlineFailed,
-    onSuccess: (releaseId, next) => void writeListened(queryClient, user.id, releaseId, next),
+    onSaved: (releaseId, next) => writeListened(queryClient, user.id, releaseId, next),
   })
 }
