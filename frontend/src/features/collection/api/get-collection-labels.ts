@@ -41,12 +41,22 @@ export async function getCollectionLabels(userId: string, filterType: Collection
   return rows
 }
 
-/** The followed labels for a tab, in the per-session shuffled order. */
+/**
+ * The followed labels for a tab, in the per-session shuffled order. Each tab switch loads
+ * the tab afresh (SPEC §4), so a tab's result is dropped once it is not shown (gcTime 0).
+ * Each load also refreshes the listened-release ids, which the strips' buttons show, as the
+ * page did before it used the query cache: listens may have changed elsewhere.
+ */
 export function useCollectionLabels(userId: string, filterType: CollectionFilterType, seed: number) {
   const select = useCallback((rows: CollectionLabel[]) => seededShuffle(rows, seed), [seed])
   return useQuery({
     queryKey: queryKeys.collectionLabels(userId, filterType),
-    queryFn: () => getCollectionLabels(userId, filterType),
+    queryFn: async ({ client }) => {
+      const rows = await getCollectionLabels(userId, filterType)
+      void client.invalidateQueries({ queryKey: queryKeys.listenedReleaseIds(userId) })
+      return rows
+    },
+    gcTime: 0,
     select,
     meta: { errorMessage: messages.load.collectionLabels },
   })

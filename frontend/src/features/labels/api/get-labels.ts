@@ -76,6 +76,8 @@ export function labelsQueryOptions(userId: string, tab: LabelsTab, filters: Labe
     },
     initialPageParam: { page: 1, withTotal: true } as LabelsPageParam,
     getNextPageParam: (_last, pages) => nextLabelsPage(pages),
+    // A tab switch or filter change loads the list afresh (SPEC §4): a list not shown is dropped.
+    gcTime: 0,
     meta: { errorMessage: messages.load.labels(tab) },
   })
 }
