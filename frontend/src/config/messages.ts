@@ -90,4 +90,6 @@ export const messages = {
 export const extraMessages = {
   collectionNoSearchMatch: (query: string) => `No labels match “${query}”.`,
   notFound: "We couldn't find that page.",
+  routeErrorTitle: 'Something went wrong',
+  routeError: 'This page could not be shown. Reloading usually fixes it; if it does not, start again from the home page.',
 } as const

@@ -1,76 +1,87 @@
 /**
- * Optimistic boolean toggles for items in a list (listened, followed): the UI flips at once,
- * the item is marked as saving, and the flip is rolled back if saving fails. All toggles in
- * the app share one 300 ms throttle; a toggle on an item that is still saving is ignored.
+ * Optimistic boolean toggles for items in a list (listened, followed), on TanStack Query
+ * mutations. While an item's save is pending the UI shows the new value and the item counts
+ * as saving; a failed save simply stops being pending, so the server value (the rollback)
+ * shows again. A successful save first writes the new value into the server state (`onSaved`,
+ * e.g. patching or invalidating the query cache) and only then stops being pending, so the
+ * optimistic value gives way to fresh server state without a flash of the old one, and never
+ * outlives it. All toggles share one 300 ms throttle; a toggle on an item still saving is
+ * ignored (SPEC §5).
  */
-import { useCallback, useRef, useState } from 'react'
+import { useMutation, useMutationState, useQueryClient, type Mutation } from '@tanstack/react-query'
+import { useState } from 'react'
 import { useToast } from '@/components/ui/toast'
 import { TOAST_ERROR_MS, TOAST_SUCCESS_MS } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { toggleThrottle, type Throttle } from '@/lib/throttle'
 
 export interface OptimisticToggleOptions {
+  /** Names this kind of toggle in the mutation cache; its pending mutations are the items being saved. */
+  mutationKey: readonly unknown[]
   persist: (id: number, next: boolean) => Promise<void>
+  /** Brings the server state up to date after a save; the optimistic value shows until it settles. */
+  onSaved?: (id: number, next: boolean) => unknown
   successMessage: (next: boolean) => string
   errorToast: (error: unknown) => string
   inlineError: string
-  onSuccess?: (id: number, next: boolean) => void
   throttle?: Throttle
 }
 
 export interface OptimisticToggle {
-  /** The value to show: the optimistic one while it differs from the server's `base`. */
+  /** The value to show: the one being saved while a save is pending, else the server's `base`. */
   valueOf: (id: number, base: boolean) => boolean
   isSaving: (id: number) => boolean
   errorOf: (id: number) => string | undefined
   toggle: (id: number, current: boolean) => void
 }
 
+interface ToggleVariables {
+  id: number
+  next: boolean
+}
+
+const variablesOf = (mutation: Mutation<unknown, Error, unknown>) => mutation.state.variables as ToggleVariables
+
 export function useOptimisticToggle(options: OptimisticToggleOptions): OptimisticToggle {
+  const { mutationKey } = options
   const toast = useToast()
-  const [overrides, setOverrides] = useState<Record<number, boolean>>({})
-  const [saving, setSaving] = useState<Record<number, true>>({})
+  const queryClient = useQueryClient()
   const [errors, setErrors] = useState<Record<number, string>>({})
-  const savingRef = useRef(new Set<number>())
-  const optionsRef = useRef(options)
-  optionsRef.current = options
+  const pending = useMutationState({ filters: { mutationKey, status: 'pending' }, select: variablesOf })
 
-  const toggle = useCallback(
-    (id: number, current: boolean) => {
-      const opts = optionsRef.current
-      if (savingRef.current.has(id)) return
-      if (!(opts.throttle ?? toggleThrottle).tryAcquire()) {
-        toast.error(messages.toggle.tooFast, TOAST_ERROR_MS)
-        return
+  const { mutate } = useMutation({
+    mutationKey,
+    mutationFn: ({ id, next }: ToggleVariables) => options.persist(id, next),
+    onSuccess: async (_data, { id, next }) => {
+      toast.success(options.successMessage(next), TOAST_SUCCESS_MS)
+      try {
+        await options.onSaved?.(id, next)
+      } catch (error) {
+        // The save itself succeeded; a failed cache update must not report it as failed.
+        console.warn('updating the cache after a toggle failed:', error)
       }
-      const next = !current
-      savingRef.current.add(id)
-      setSaving((s) => ({ ...s, [id]: true }))
-      setOverrides((o) => ({ ...o, [id]: next }))
-      setErrors(({ [id]: _removed, ...rest }) => rest)
-
-      opts
-        .persist(id, next)
-        .then(() => {
-          toast.success(opts.successMessage(next), TOAST_SUCCESS_MS)
-          opts.onSuccess?.(id, next)
-        })
-        .catch((error: unknown) => {
-          setOverrides((o) => ({ ...o, [id]: current }))
-          setErrors((e) => ({ ...e, [id]: opts.inlineError }))
-          toast.error(opts.errorToast(error), TOAST_ERROR_MS)
-        })
-        .finally(() => {
-          savingRef.current.delete(id)
-          setSaving(({ [id]: _done, ...rest }) => rest)
-        })
     },
-    [toast],
-  )
+    onError: (error, { id }) => {
+      setErrors((e) => ({ ...e, [id]: options.inlineError }))
+      toast.error(options.errorToast(error), TOAST_ERROR_MS)
+    },
+  })
 
+  const toggle = (id: number, current: boolean) => {
+    const saving = queryClient.isMutating({ mutationKey, predicate: (mutation) => variablesOf(mutation)?.id === id })
+    if (saving > 0) return
+    if (!(options.throttle ?? toggleThrottle).tryAcquire()) {
+      toast.error(messages.toggle.tooFast, TOAST_ERROR_MS)
+      return
+    }
+    setErrors(({ [id]: _cleared, ...rest }) => rest)
+    mutate({ id, next: !current })
+  }
+
+  const pendingValue = (id: number) => pending.find((variables) => variables?.id === id)?.next
   return {
-    valueOf: (id, base) => (id in overrides ? overrides[id] : base),
-    isSaving: (id) => id in saving,
+    valueOf: (id, base) => pendingValue(id) ?? base,
+    isSaving: (id) => pendingValue(id) !== undefined,
     errorOf: (id) => errors[id],
     toggle,
   }

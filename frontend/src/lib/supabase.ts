@@ -4,6 +4,7 @@
  */
 import { createClient, type AuthError, type Session, type SupabaseClient, type User } from '@supabase/supabase-js'
 import { getEnv } from '@/config/env'
+import type { Database } from '@/types/database'
 
 export interface ApiError {
   message: string
@@ -25,12 +26,12 @@ export interface AuthSession {
 
 export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED' | 'OTHER'
 
-let client: SupabaseClient | undefined
+let client: SupabaseClient<Database> | undefined
 
-function supabase(): SupabaseClient {
+function supabase(): SupabaseClient<Database> {
   if (!client) {
     const env = getEnv()
-    client = createClient(env.supabaseUrl, env.anonKey, {
+    client = createClient<Database>(env.supabaseUrl, env.anonKey, {
       auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
     })
   }
@@ -123,43 +124,64 @@ export async function signOut(): Promise<ApiError | null> {
 
 // ---- Data API ---------------------------------------------------------------------------
 
-type Filters = Record<string, string | number | boolean>
+type PublicSchema = Database['public']
+export type TableName = keyof PublicSchema['Tables']
+export type Row<T extends TableName> = PublicSchema['Tables'][T]['Row']
+export type InsertRow<T extends TableName> = PublicSchema['Tables'][T]['Insert']
+export type ColumnOf<T extends TableName> = keyof Row<T> & string
+export type FunctionName = keyof PublicSchema['Functions']
+export type FunctionArgs<F extends FunctionName> = PublicSchema['Functions'][F]['Args']
+export type FunctionReturns<F extends FunctionName> = PublicSchema['Functions'][F]['Returns']
 
-/** Calls a stored procedure (POST /rest/v1/rpc/<fn>). */
-export async function rpc<T>(fn: string, args: Record<string, unknown>): Promise<ApiResult<T>> {
-  return result<T>(await supabase().rpc(fn, args))
+/**
+ * The same client without the schema's types. The wrappers below are typed against Database
+ * at their signatures; inside them, postgrest-js's conditional types cannot resolve a table
+ * or procedure that is still a type parameter, so the calls go through this view.
+ */
+function untyped(): SupabaseClient {
+  return supabase() as unknown as SupabaseClient
 }
 
-/** SELECT columns FROM table WHERE each filter is equal, optionally limited. */
-export async function selectEq<T>(table: string, columns: string, filters: Filters, limit?: number): Promise<ApiResult<T[]>> {
-  let query = supabase().from(table).select(columns)
-  for (const [column, value] of Object.entries(filters)) query = query.eq(column, value)
+/** Calls a stored procedure (POST /rest/v1/rpc/<fn>). */
+export async function rpc<F extends FunctionName>(fn: F, args: FunctionArgs<F>): Promise<ApiResult<FunctionReturns<F>>> {
+  return result<FunctionReturns<F>>(await untyped().rpc(fn, args))
+}
+
+/** SELECT one column FROM table WHERE each filter is equal, optionally limited. */
+export async function selectEq<T extends TableName, C extends ColumnOf<T>>(
+  table: T,
+  column: C,
+  filters: Partial<Row<T>>,
+  limit?: number,
+): Promise<ApiResult<Pick<Row<T>, C>[]>> {
+  let query = untyped().from(table).select(column)
+  for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
   if (limit !== undefined) query = query.limit(limit)
-  return result<T[]>(await query)
+  return result<Pick<Row<T>, C>[]>(await query)
 }
 
 /** INSERT one row (no representation returned). */
-export async function insertRow(table: string, row: Record<string, unknown>): Promise<ApiResult<null>> {
-  return result<null>(await supabase().from(table).insert(row))
+export async function insertRow<T extends TableName>(table: T, row: InsertRow<T>): Promise<ApiResult<null>> {
+  return result<null>(await untyped().from(table).insert(row))
 }
 
-/** INSERT rows and return the given columns of the inserted rows. */
-export async function insertRowsReturning<T>(
-  table: string,
-  rows: Record<string, unknown>[],
-  columns: string,
-): Promise<ApiResult<T[]>> {
-  return result<T[]>(await supabase().from(table).insert(rows).select(columns))
+/** INSERT rows and return one column of the inserted rows. */
+export async function insertRowsReturning<T extends TableName, C extends ColumnOf<T>>(
+  table: T,
+  rows: InsertRow<T>[],
+  column: C,
+): Promise<ApiResult<Pick<Row<T>, C>[]>> {
+  return result<Pick<Row<T>, C>[]>(await untyped().from(table).insert(rows).select(column))
 }
 
 /** UPSERT one row, merging on the given conflict columns. */
-export async function upsertRow(table: string, row: Record<string, unknown>, onConflict: string): Promise<ApiResult<null>> {
-  return result<null>(await supabase().from(table).upsert(row, { onConflict }))
+export async function upsertRow<T extends TableName>(table: T, row: InsertRow<T>, onConflict: ColumnOf<T>[]): Promise<ApiResult<null>> {
+  return result<null>(await untyped().from(table).upsert(row, { onConflict: onConflict.join(',') }))
 }
 
 /** DELETE FROM table WHERE each filter is equal. */
-export async function deleteEq(table: string, filters: Filters): Promise<ApiResult<null>> {
-  let query = supabase().from(table).delete()
-  for (const [column, value] of Object.entries(filters)) query = query.eq(column, value)
+export async function deleteEq<T extends TableName>(table: T, filters: Partial<Row<T>>): Promise<ApiResult<null>> {
+  let query = untyped().from(table).delete()
+  for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
   return result<null>(await query)
 }

@@ -1,6 +1,7 @@
 import { render } from '@testing-library/react'
 import type { ReactNode } from 'react'
 import { vi } from 'vitest'
+import { QueryProvider } from '@/app/provider'
 import { ToastProvider } from '@/components/ui/toast'
 import { AuthContext, type AuthContextValue, type AuthStatus } from '@/lib/auth'
 
@@ -10,11 +11,19 @@ export function authValue(status: AuthStatus): AuthContextValue {
   return { status, user: status === 'signed-in' ? testUser : null, signOut: vi.fn(async () => null) }
 }
 
-/** Renders `ui` inside the toast system and a fixed auth state (no supabase-js involved). */
+/** No retries in tests: an error path shows its message at once instead of after a back-off. */
+const testQueryDefaults = { queries: { retry: false } } as const
+
+/**
+ * Renders `ui` inside the app's toast system and a fresh query cache, with a fixed auth state
+ * (no supabase-js auth involved).
+ */
 export function renderWithProviders(ui: ReactNode, status: AuthStatus = 'signed-in') {
   return render(
     <ToastProvider>
-      <AuthContext.Provider value={authValue(status)}>{ui}</AuthContext.Provider>
+      <QueryProvider defaults={testQueryDefaults}>
+        <AuthContext.Provider value={authValue(status)}>{ui}</AuthContext.Provider>
+      </QueryProvider>
     </ToastProvider>,
   )
 }

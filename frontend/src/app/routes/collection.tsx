@@ -1,16 +1,17 @@
 import { CollectionPage } from '@/features/collection/components/collection-page'
 import { ReleaseCard, useListenedReleaseIds, useListenToggle } from '@/features/releases'
 import { useDocumentTitle } from '@/hooks/use-document-title'
+import { useUser } from '@/lib/auth'
 
 export default function CollectionRoute() {
   useDocumentTitle('Collection')
+  const user = useUser()
   const listen = useListenToggle()
-  const listened = useListenedReleaseIds()
+  const listened = useListenedReleaseIds(user.id)
   return (
     <CollectionPage
-      onLabelsLoaded={listened.reload}
       renderRelease={(release) => {
-        const isListened = listen.valueOf(release.id, listened.ids.has(release.id))
+        const isListened = listen.valueOf(release.id, listened.has(release.id))
         return (
           <ReleaseCard
             compact

@@ -1,9 +1,10 @@
 /**
- * Accessible modal dialog: focus moves inside on open, Tab cycles within it, Escape and the
- * backdrop close it, and focus returns to the element that opened it.
+ * Accessible modal dialog on the native <dialog>: showModal() puts it in the top layer and
+ * makes the page behind it inert; Escape (the dialog's cancel event) and a click on the
+ * backdrop close it; focus moves to the field marked data-autofocus and returns to the
+ * element that opened it. It is mounted only while open, so closing removes it.
  */
-import { useEffect, useId, useRef, type ReactNode } from 'react'
-import { createPortal } from 'react-dom'
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
 import { focusRing } from './button'
 import { cn } from '@/lib/cn'
 
@@ -18,66 +19,74 @@ interface ModalProps {
   children: ReactNode
 }
 
-export function Modal({ open, onClose, title, description, children }: ModalProps) {
+export function Modal(props: ModalProps) {
+  return props.open ? <OpenModal {...props} /> : null
+}
+
+/**
+ * Tab wraps around inside the dialog. The page behind is inert already, but without this
+ * Tab from the last control leaves for the browser's own interface before coming back.
+ */
+function trapTab(event: KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== 'Tab') return
+  const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE))
+  if (items.length === 0) return
+  const first = items[0]
+  const last = items[items.length - 1]
+  const active = document.activeElement
+  if (event.shiftKey && active === first) {
+    event.preventDefault()
+    last.focus()
+  } else if (!event.shiftKey && active === last) {
+    event.preventDefault()
+    first.focus()
+  }
+}
+
+function OpenModal({ onClose, title, description, children }: ModalProps) {
   const titleId = useId()
   const descriptionId = useId()
-  const panelRef = useRef<HTMLDivElement>(null)
+  const dialogRef = useRef<HTMLDialogElement>(null)
   const onCloseRef = useRef(onClose)
   onCloseRef.current = onClose
 
   useEffect(() => {
-    if (!open) return
+    const dialog = dialogRef.current
+    if (!dialog) return
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null
-    const panel = panelRef.current
-    const first = panel?.querySelector<HTMLElement>('[data-autofocus]') ?? panel?.querySelector<HTMLElement>(FOCUSABLE)
-    ;(first ?? panel)?.focus()
-
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') {
-        event.preventDefault()
-        onCloseRef.current()
-        return
-      }
-      if (event.key !== 'Tab' || !panel) return
-      const items = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE))
-      if (items.length === 0) {
-        event.preventDefault()
-        return
-      }
-      const firstItem = items[0]
-      const lastItem = items[items.length - 1]
-      const active = document.activeElement
-      if (event.shiftKey && (active === firstItem || !panel.contains(active))) {
-        event.preventDefault()
-        lastItem.focus()
-      } else if (!event.shiftKey && (active === lastItem || !panel.contains(active))) {
-        event.preventDefault()
-        firstItem.focus()
-      }
+    // Escape fires cancel; the parent decides, so the dialog stays until it unmounts us.
+    const onCancel = (event: Event) => {
+      event.preventDefault()
+      onCloseRef.current()
     }
-    document.addEventListener('keydown', onKeyDown)
+    // A browser may close without a cancel event (e.g. a second Escape): follow it.
+    const onNativeClose = () => onCloseRef.current()
+    dialog.addEventListener('cancel', onCancel)
+    dialog.addEventListener('close', onNativeClose)
+    if (!dialog.open) dialog.showModal()
+    dialog.querySelector<HTMLElement>('[data-autofocus]')?.focus()
     const { overflow } = document.body.style
     document.body.style.overflow = 'hidden'
     return () => {
-      document.removeEventListener('keydown', onKeyDown)
+      dialog.removeEventListener('cancel', onCancel)
+      dialog.removeEventListener('close', onNativeClose)
+      if (dialog.open) dialog.close()
       document.body.style.overflow = overflow
       opener?.focus()
     }
-  }, [open])
+  }, [])
 
-  if (!open) return null
-  return createPortal(
-    <div className="fixed inset-0 z-50 flex items-end justify-center p-3 sm:items-center sm:p-6">
-      <div aria-hidden="true" className="absolute inset-0 bg-zinc-950/50 backdrop-blur-sm" onClick={onClose} />
-      <div
-        ref={panelRef}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={description ? descriptionId : undefined}
-        tabIndex={-1}
-        className="relative w-full max-w-lg rounded-2xl bg-white p-5 shadow-2xl outline-none sm:p-6"
-      >
+  return (
+    <dialog
+      ref={dialogRef}
+      aria-labelledby={titleId}
+      aria-describedby={description ? descriptionId : undefined}
+      onKeyDown={trapTab}
+      // A click on the dialog element itself (not its content) is a click on the backdrop.
+      onClick={(event) => event.target === event.currentTarget && onClose()}
+      className="mx-auto mt-auto mb-3 w-[calc(100%-1.5rem)] max-w-lg rounded-2xl bg-white p-0 text-zinc-900 shadow-2xl backdrop:bg-zinc-950/50 backdrop:backdrop-blur-sm sm:my-auto sm:w-full"
+    >
+      <div className="p-5 sm:p-6">
         <div className="mb-4 flex items-start justify-between gap-4">
           <div>
             <h2 id={titleId} className="text-lg font-semibold text-zinc-900">
@@ -102,7 +111,6 @@ export function Modal({ open, onClose, title, description, children }: ModalProp
         </div>
         {children}
       </div>
-    </div>,
-    document.body,
+    </dialog>
   )
 }

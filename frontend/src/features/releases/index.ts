@@ -1,5 +1,5 @@
 /** What other layers (app routes) compose from this feature. */
+export { useListenedReleaseIds } from './api/get-listened-release-ids'
 export { NewReleasesFeed } from './components/new-releases-feed'
 export { ReleaseCard } from './components/release-card'
 export { useListenToggle } from './hooks/use-listen-toggle'
-export { useListenedReleaseIds } from './hooks/use-listened-release-ids'

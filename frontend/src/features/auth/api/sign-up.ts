@@ -3,7 +3,7 @@ import { rpc, signInWithPassword, signUp } from '@/lib/supabase'
 
 /** True when the server says the invite code is valid; any failure counts as invalid. */
 export async function validateInviteCode(code: string): Promise<boolean> {
-  const { data, error } = await rpc<unknown>('validate_invite_code', { code_param: code })
+  const { data, error } = await rpc('validate_invite_code', { code_param: code })
   if (error) return false
   const value = Array.isArray(data) ? data[0] : data
   if (typeof value === 'boolean') return value

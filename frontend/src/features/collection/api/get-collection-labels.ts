@@ -1,5 +1,10 @@
+import { useQuery } from '@tanstack/react-query'
+import { useCallback } from 'react'
 import { COLLECTION_FALLBACK_PAGE_SIZE, type CollectionFilterType } from '@/config/constants'
+import { messages } from '@/config/messages'
 import { listOrEmpty, orFallback, RequestError } from '@/lib/errors'
+import { queryKeys } from '@/lib/query-keys'
+import { seededShuffle } from '@/lib/seeded-shuffle'
 import { rpc } from '@/lib/supabase'
 import type { CollectionLabel } from '@/types/api'
 
@@ -13,7 +18,7 @@ function normalize(rows: CollectionLabel[]): CollectionLabel[] {
  * request that never reached the server throws.
  */
 export async function getCollectionLabels(userId: string, filterType: CollectionFilterType): Promise<CollectionLabel[]> {
-  const primary = await rpc<CollectionLabel[] | null>('get_all_filtered_labels_by_listen_status', {
+  const primary = await rpc('get_all_filtered_labels_by_listen_status', {
     user_id_param: userId,
     filter_type: filterType,
   })
@@ -21,8 +26,8 @@ export async function getCollectionLabels(userId: string, filterType: Collection
   if (primary.error.status === 0) throw new RequestError(primary.error)
 
   const [countResult, rowsResult] = await Promise.all([
-    rpc<number | null>('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
-    rpc<CollectionLabel[] | null>('get_filtered_labels_by_listen_status', {
+    rpc('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
+    rpc('get_filtered_labels_by_listen_status', {
       user_id_param: userId,
       filter_type: filterType,
       page_number: 1,
@@ -34,4 +39,25 @@ export async function getCollectionLabels(userId: string, filterType: Collection
   const count = Number(orFallback<number>(countResult, rows.length, 'count_filtered_labels_by_listen_status'))
   if (count > rows.length) console.warn(`collection shows ${rows.length} of ${count} labels`)
   return rows
+}
+
+/**
+ * The followed labels for a tab, in the per-session shuffled order. Each tab switch loads
+ * the tab afresh (SPEC §4), so a tab's result is dropped once it is not shown (gcTime 0).
+ * Each load also refreshes the listened-release ids, which the strips' buttons show, as the
+ * page did before it used the query cache: listens may have changed elsewhere.
+ */
+export function useCollectionLabels(userId: string, filterType: CollectionFilterType, seed: number) {
+  const select = useCallback((rows: CollectionLabel[]) => seededShuffle(rows, seed), [seed])
+  return useQuery({
+    queryKey: queryKeys.collectionLabels(userId, filterType),
+    queryFn: async ({ client }) => {
+      const rows = await getCollectionLabels(userId, filterType)
+      void client.invalidateQueries({ queryKey: queryKeys.listenedReleaseIds(userId) })
+      return rows
+    },
+    gcTime: 0,
+    select,
+    meta: { errorMessage: messages.load.collectionLabels },
+  })
 }

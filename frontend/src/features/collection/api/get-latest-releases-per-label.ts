@@ -1,5 +1,7 @@
+import { useQuery } from '@tanstack/react-query'
 import { COLLECTION_RELEASES_PER_LABEL } from '@/config/constants'
 import { listOrEmpty } from '@/lib/errors'
+import { queryKeys } from '@/lib/query-keys'
 import { rpc } from '@/lib/supabase'
 import type { Release } from '@/types/api'
 
@@ -7,7 +9,7 @@ import type { Release } from '@/types/api'
 export async function getLatestReleasesPerLabel(labelIds: number[]): Promise<Map<number, Release[]>> {
   const grouped = new Map<number, Release[]>(labelIds.map((id) => [id, []]))
   if (labelIds.length === 0) return grouped
-  const result = await rpc<Release[]>('get_latest_releases_per_label', {
+  const result = await rpc('get_latest_releases_per_label', {
     p_label_ids: labelIds,
     p_limit: COLLECTION_RELEASES_PER_LABEL,
   })
@@ -17,4 +19,16 @@ export async function getLatestReleasesPerLabel(labelIds: number[]): Promise<Map
     if (list && list.length < COLLECTION_RELEASES_PER_LABEL) list.push(release)
   }
   return grouped
+}
+
+/**
+ * The latest releases of the labels on the shown page. A failure leaves each label with no
+ * releases (SPEC §8: list loads give empty results rather than errors).
+ */
+export function useLatestReleasesPerLabel(labelIds: readonly number[]) {
+  return useQuery({
+    queryKey: queryKeys.collectionReleases(labelIds),
+    queryFn: () => getLatestReleasesPerLabel([...labelIds]).catch(() => new Map(labelIds.map((id) => [id, [] as Release[]]))),
+    enabled: labelIds.length > 0,
+  })
 }

@@ -1,17 +1,16 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useMemo, useState, type ReactNode } from 'react'
 import { Button, focusRing } from '@/components/ui/button'
 import { FilterChip } from '@/components/ui/chip'
 import { EmptyState } from '@/components/ui/empty-state'
 import { PageHeader } from '@/components/ui/page-header'
 import { Skeleton } from '@/components/ui/skeleton'
-import { useToast } from '@/components/ui/toast'
-import { EXPLORE_COUNT, EXPLORE_DEFAULT_TIME_RANGE_DAYS, EXPLORE_TIME_RANGES, TOAST_ERROR_MS } from '@/config/constants'
+import { EXPLORE_COUNT, EXPLORE_DEFAULT_TIME_RANGE_DAYS, EXPLORE_TIME_RANGES } from '@/config/constants'
 import { messages } from '@/config/messages'
+import { useSearchParamState, type SearchParamChanges } from '@/hooks/use-search-param-state'
 import { useUser } from '@/lib/auth'
 import { cn } from '@/lib/cn'
-import { errorMessage } from '@/lib/errors'
 import type { Release } from '@/types/api'
-import { getRandomReleases, type ExploreFilters } from '../api/get-random-releases'
+import { useRandomReleases, type ExploreFilters } from '../api/get-random-releases'
 import { FilterPanel, timeRangeIndex } from './filter-panel'
 
 export interface ExploreCardOptions {
@@ -23,55 +22,46 @@ interface ExplorePageProps {
   renderRelease: (release: Release, options: ExploreCardOptions) => ReactNode
 }
 
-const DEFAULT_FILTERS: ExploreFilters = { genres: [], timeRangeDays: EXPLORE_DEFAULT_TIME_RANGE_DAYS }
 const PANEL_ID = 'explore-filter-panel'
+const NO_RELEASES: Release[] = []
 
-/** Nine random releases with Shuffle, staged filters and genre chips. */
+/** The applied filters from the URL: ?range=<days> (one of the options) and ?genre= repeated. */
+function readFilters(params: URLSearchParams): ExploreFilters {
+  const days = Number(params.get('range') ?? EXPLORE_DEFAULT_TIME_RANGE_DAYS)
+  const known = EXPLORE_TIME_RANGES.some((range) => range.days === days)
+  return { genres: [...new Set(params.getAll('genre'))], timeRangeDays: known ? days : EXPLORE_DEFAULT_TIME_RANGE_DAYS }
+}
+
+function filterParams(filters: ExploreFilters): SearchParamChanges {
+  return {
+    range: filters.timeRangeDays === EXPLORE_DEFAULT_TIME_RANGE_DAYS ? null : String(filters.timeRangeDays),
+    genre: filters.genres,
+  }
+}
+
+/** Nine random releases with Shuffle, staged filters and genre chips; applied filters live in the URL. */
 export function ExplorePage({ renderRelease }: ExplorePageProps) {
   const user = useUser()
-  const toast = useToast()
-  const [applied, setApplied] = useState<ExploreFilters>(DEFAULT_FILTERS)
-  const [staged, setStaged] = useState<ExploreFilters>(DEFAULT_FILTERS)
+  const [params, setParams] = useSearchParamState()
+  const applied = useMemo(() => readFilters(params), [params])
+  const appliedKey = params.toString()
+  const [staged, setStaged] = useState<ExploreFilters>(applied)
   const [panelOpen, setPanelOpen] = useState(false)
-  const [releases, setReleases] = useState<Release[]>([])
-  const [loading, setLoading] = useState(true)
-  const [seenGenres, setSeenGenres] = useState<string[]>([])
   // Ids shown since the filters last changed; Shuffle sends them so it avoids repeats.
-  const excluded = useRef<number[]>([])
-  const generation = useRef(0)
+  const [shown, setShown] = useState<{ filters: string; ids: number[] }>({ filters: appliedKey, ids: [] })
+  const excluded = shown.filters === appliedKey ? shown.ids : NO_IDS
 
-  const load = useCallback(
-    async (filters: ExploreFilters, excludeIds: number[]) => {
-      const gen = ++generation.current
-      setLoading(true)
-      try {
-        const rows = await getRandomReleases(user.id, excludeIds, filters)
-        if (gen !== generation.current) return
-        setReleases(rows)
-        setSeenGenres((known) => {
-          const all = new Set(known)
-          rows.forEach((row) => row.genres.forEach((genre) => all.add(genre)))
-          return all.size === known.length ? known : [...all].sort((a, b) => a.localeCompare(b))
-        })
-      } catch (error) {
-        if (gen !== generation.current) return
-        setReleases([])
-        toast.error(messages.load.releases(errorMessage(error)), TOAST_ERROR_MS)
-      } finally {
-        if (gen === generation.current) setLoading(false)
-      }
-    },
-    [user.id, toast],
-  )
+  const query = useRandomReleases(user.id, applied, excluded)
+  const releases = query.data ?? NO_RELEASES
+  const loading = query.isFetching
+  const seenGenres = useSeenGenres(query.data)
 
-  useEffect(() => {
-    excluded.current = []
-    void load(applied, [])
-  }, [applied, load])
+  const apply = (filters: ExploreFilters) => setParams(filterParams(filters))
 
   const shuffle = () => {
-    excluded.current = [...new Set([...excluded.current, ...releases.map((release) => release.id)])]
-    void load(applied, excluded.current)
+    const ids = [...new Set([...excluded, ...releases.map((release) => release.id)])]
+    if (ids.length === excluded.length) void query.refetch()
+    else setShown({ filters: appliedKey, ids })
   }
 
   const openPanel = () => {
@@ -83,16 +73,16 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
     if (panelOpen) {
       setStaged((s) => (s.genres.includes(genre) ? s : { ...s, genres: [...s.genres, genre] }))
     } else if (!applied.genres.includes(genre)) {
-      setApplied({ ...applied, genres: [...applied.genres, genre] })
+      apply({ ...applied, genres: [...applied.genres, genre] })
     }
   }
 
   const removeGenre = (genre: string) => {
-    setApplied({ ...applied, genres: applied.genres.filter((g) => g !== genre) })
+    apply({ ...applied, genres: applied.genres.filter((g) => g !== genre) })
     setStaged((s) => ({ ...s, genres: s.genres.filter((g) => g !== genre) }))
   }
   const clearGenres = () => {
-    setApplied({ ...applied, genres: [] })
+    apply({ ...applied, genres: [] })
     setStaged((s) => ({ ...s, genres: [] }))
   }
 
@@ -143,12 +133,12 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
             staged={staged}
             genres={panelGenres}
             onChange={setStaged}
-            onApply={() => setApplied({ genres: [...staged.genres], timeRangeDays: staged.timeRangeDays })}
+            onApply={() => apply(staged)}
             onClose={() => setPanelOpen(false)}
           />
         )}
         <div aria-busy={loading} className="min-w-0">
-          {loading && releases.length === 0 ? (
+          {query.isPending ? (
             <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3">
               {Array.from({ length: EXPLORE_COUNT }, (_, i) => (
                 <Skeleton key={i} className="aspect-[3/4] rounded-2xl" />
@@ -169,4 +159,17 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
       </div>
     </section>
   )
+}
+
+const NO_IDS: number[] = []
+
+/** Every genre seen on this visit, sorted, for the filter panel's chips. */
+function useSeenGenres(releases: Release[] | undefined): string[] {
+  const [seen, setSeen] = useState<{ from: Release[] | undefined; genres: string[] }>({ from: undefined, genres: [] })
+  if (releases !== seen.from) {
+    const all = new Set(seen.genres)
+    releases?.forEach((release) => release.genres.forEach((genre) => all.add(genre)))
+    setSeen({ from: releases, genres: all.size === seen.genres.length ? seen.genres : [...all].sort((a, b) => a.localeCompare(b)) })
+  }
+  return seen.genres
 }

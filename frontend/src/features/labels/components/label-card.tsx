@@ -54,8 +54,11 @@ export function LabelCard({ label, followed, saving, error, activeTag, onToggleF
         </ul>
       )}
       <div className="mt-auto">
+        {/* The name stays "Follow" and aria-pressed tells the state, so a screen reader does not
+            hear a new name and a new state at once; the text shows Follow / Following (SPEC §2). */}
         <button
           type="button"
+          aria-label="Follow"
           aria-pressed={followed}
           aria-busy={saving || undefined}
           data-saving={saving || undefined}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { focusRing } from '@/components/ui/button'
 import { Chip, FilterChip } from '@/components/ui/chip'
 import { EmptyState } from '@/components/ui/empty-state'
@@ -7,16 +7,17 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { Spinner } from '@/components/ui/spinner'
 import { panelId, tabId, Tabs } from '@/components/ui/tabs'
 import { inputClasses } from '@/components/ui/text-field'
-import { useToast } from '@/components/ui/toast'
-import { LABELS_PAGE_SIZE, LABELS_SEARCH_DEBOUNCE_MS, TOAST_ERROR_MS } from '@/config/constants'
+import { LABELS_SEARCH_DEBOUNCE_MS } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback'
 import { useInfiniteScroll } from '@/hooks/use-infinite-scroll'
+import { oneOf, useSearchParamState } from '@/hooks/use-search-param-state'
+import { useSyncedInput } from '@/hooks/use-synced-input'
 import { useUser } from '@/lib/auth'
 import { cn } from '@/lib/cn'
-import { appendUnique, nextPageFor } from '@/lib/pagination'
+import { appendUnique } from '@/lib/pagination'
 import type { Label } from '@/types/api'
-import { countLabels, getLabelsPage, type LabelFilters, type LabelsTab } from '../api/get-labels'
+import { useLabels, type LabelsTab } from '../api/get-labels'
 import { useFollowToggle } from '../hooks/use-follow-toggle'
 import { popularTags } from '../utils/popular-tags'
 import { LabelCard } from './label-card'
@@ -25,105 +26,55 @@ const TABS = [
   { value: 'discover', label: 'Discover' },
   { value: 'following', label: 'Following' },
 ] as const
+const TAB_VALUES = TABS.map((tab) => tab.value)
 
-interface ListState {
-  items: Label[]
-  count: number | null
-  loading: boolean
-  hasMore: boolean
-}
-
-const EMPTY_LIST: ListState = { items: [], count: null, loading: true, hasMore: false }
-
-/** Discover / Following label lists with search, tag filter and infinite scroll (20 per page). */
+/**
+ * Discover / Following label lists with search, tag filter and infinite scroll (20 per page).
+ * The tab (?tab=following), the tag (?tag=) and the applied search (?q=) live in the URL.
+ */
 export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
   const user = useUser()
-  const toast = useToast()
-  const [tab, setTab] = useState<LabelsTab>('discover')
-  const [searchInput, setSearchInput] = useState('')
-  const [filters, setFilters] = useState<LabelFilters>({ tag: null, search: '' })
-  const [list, setList] = useState<ListState>(EMPTY_LIST)
-  const generation = useRef(0)
-  const busy = useRef(false)
+  const [params, setParams] = useSearchParamState()
+  const tab: LabelsTab = oneOf(params.get('tab'), TAB_VALUES, 'discover')
+  const filters = { tag: params.get('tag') || null, search: params.get('q') ?? '' }
+  const [searchInput, setSearchInput] = useSyncedInput(filters.search)
 
-  const applySearch = useDebouncedCallback((search: string) => setFilters((f) => ({ ...f, search })), LABELS_SEARCH_DEBOUNCE_MS)
+  const applySearch = useDebouncedCallback((search: string) => setParams({ q: search }, { replace: true }), LABELS_SEARCH_DEBOUNCE_MS)
 
-  const load = useCallback(
-    async (page: number) => {
-      const gen = generation.current
-      busy.current = true
-      setList((s) => ({ ...s, loading: true }))
-      try {
-        const [rows, count] = await Promise.all([
-          getLabelsPage(tab, user.id, page, filters),
-          page === 1 ? countLabels(tab, user.id, filters) : Promise.resolve<number | null>(null),
-        ])
-        if (gen !== generation.current) return
-        setList((s) => {
-          const base = page === 1 ? [] : s.items
-          const items = appendUnique(base, rows)
-          const total = count ?? s.count ?? items.length
-          const added = items.length - base.length
-          return { items, count: total, loading: false, hasMore: added > 0 && rows.length > 0 && items.length < total }
-        })
-      } catch {
-        if (gen !== generation.current) return
-        setList((s) => ({ ...s, loading: false, hasMore: false }))
-        toast.error(messages.load.labels(tab), TOAST_ERROR_MS)
-      } finally {
-        if (gen === generation.current) busy.current = false
-      }
-    },
-    [tab, filters, user.id, toast],
-  )
+  const list = useLabels(user.id, tab, filters)
+  const items = useMemo(() => (list.data?.pages ?? []).reduce<Label[]>((all, page) => appendUnique(all, page.rows), []), [list.data])
+  const count = list.data?.pages[0]?.total ?? null
+  const follow = useFollowToggle(tab)
 
-  useEffect(() => {
-    generation.current += 1
-    setList(EMPTY_LIST)
-    void load(1)
-  }, [load])
+  const canLoadMore = list.hasNextPage && !list.isFetching && !list.isFetchNextPageError
+  const sentinelRef = useInfiniteScroll(() => void list.fetchNextPage({ cancelRefetch: false }), canLoadMore, items.length)
 
-  const follow = useFollowToggle(
-    useCallback((labelId: number) => {
-      setList((s) => {
-        if (!s.items.some((label) => label.id === labelId)) return s
-        const items = s.items.filter((label) => label.id !== labelId)
-        const count = Math.max(0, (s.count ?? items.length + 1) - 1)
-        return { ...s, items, count, hasMore: items.length < count }
-      })
-    }, []),
-  )
-
-  const loadMore = () => {
-    if (!busy.current && list.hasMore) void load(nextPageFor(list.items.length, LABELS_PAGE_SIZE))
-  }
-  const sentinelRef = useInfiniteScroll(loadMore, list.hasMore && !list.loading, list.items.length)
-
-  const changeTab = (next: LabelsTab) => {
+  // A tab switch and a tag change clear the search (SPEC §4).
+  const clearSearchInput = () => {
     applySearch.cancel()
     setSearchInput('')
-    setTab(next)
-    setFilters((f) => ({ ...f, search: '' }))
+  }
+  const changeTab = (next: LabelsTab) => {
+    clearSearchInput()
+    setParams({ tab: next === 'discover' ? null : next, q: null })
   }
   const changeTag = (tag: string | null) => {
-    applySearch.cancel()
-    setSearchInput('')
-    setFilters({ tag, search: '' })
+    clearSearchInput()
+    setParams({ tag, q: null })
   }
   const clearSearch = () => {
-    applySearch.cancel()
-    setSearchInput('')
-    setFilters((f) => ({ ...f, search: '' }))
+    clearSearchInput()
+    setParams({ q: null })
   }
 
   const tags = useMemo(() => {
-    const top = popularTags(list.items, 14)
+    const top = popularTags(items, 14)
     return filters.tag && !top.includes(filters.tag) ? [filters.tag, ...top] : top
-  }, [list.items, filters.tag])
+  }, [items, filters.tag])
 
   const hasFilters = filters.tag !== null || filters.search !== ''
   const followedBase = tab === 'following'
-  const initialLoading = list.loading && list.items.length === 0
+  const initialLoading = list.isPending
 
   return (
     <section>
@@ -190,7 +141,7 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
 
       <div id={panelId('labels')} role="tabpanel" aria-labelledby={tabId('labels', tab)}>
         <p className="mb-4 text-sm text-zinc-600" aria-live="polite" data-testid="labels-count">
-          {list.count !== null ? messages.labels.count(list.count, tab) : '\u00a0'}
+          {count !== null ? messages.labels.count(count, tab) : '\u00a0'}
         </p>
         {initialLoading ? (
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
@@ -198,11 +149,11 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
               <Skeleton key={i} className="h-36 rounded-2xl" />
             ))}
           </div>
-        ) : list.items.length === 0 ? (
+        ) : items.length === 0 ? (
           <EmptyState message={tab === 'following' ? messages.empty.labelsFollowing : messages.empty.labelsDiscover} />
         ) : (
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-            {list.items.map((label) => (
+            {items.map((label) => (
               <LabelCard
                 key={label.id}
                 label={label}
@@ -217,7 +168,7 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
           </div>
         )}
         <div ref={sentinelRef} aria-hidden="true" className="h-4" />
-        {list.loading && list.items.length > 0 && (
+        {list.isFetchingNextPage && (
           <div className="flex justify-center py-6">
             <Spinner label="Loading more labels" />
           </div>

@@ -1,16 +1,28 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useOptimisticToggle, type OptimisticToggle } from '@/hooks/use-optimistic-toggle'
 import { messages } from '@/config/messages'
 import { useUser } from '@/lib/auth'
+import { followDependentRoots, hasRoot } from '@/lib/query-keys'
+import { removeLabelFromTab, type LabelsTab } from '../api/get-labels'
 import { setFollow } from '../api/set-follow'
 
-/** Optimistic follow/unfollow; `onSuccess` lets the page drop the label from the current tab. */
-export function useFollowToggle(onSuccess: (labelId: number, followed: boolean) => void): OptimisticToggle {
+/**
+ * Optimistic follow/unfollow from a tab's list. A saved toggle drops the label from the tab
+ * (SPEC §4) and marks everything that depends on the follows (the other tab, the feed, the
+ * collection) stale, so it reloads when next shown.
+ */
+export function useFollowToggle(tab: LabelsTab): OptimisticToggle {
   const user = useUser()
+  const queryClient = useQueryClient()
   return useOptimisticToggle({
+    mutationKey: ['follow', user.id],
     persist: (labelId, next) => setFollow(user.id, labelId, next),
     successMessage: (next) => (next ? messages.follow.followed : messages.follow.unfollowed),
     errorToast: () => messages.follow.failed,
     inlineError: messages.follow.inlineFailed,
-    onSuccess,
+    onSaved: (labelId) => {
+      removeLabelFromTab(queryClient, user.id, tab, labelId)
+      return queryClient.invalidateQueries({ predicate: hasRoot(followDependentRoots), refetchType: 'none' })
+    },
   })
 }

@@ -1,15 +1,36 @@
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { NEW_RELEASES_PAGE_SIZE } from '@/config/constants'
+import { messages } from '@/config/messages'
 import { listOrEmpty } from '@/lib/errors'
+import { hasMoreAfterPage } from '@/lib/pagination'
+import { queryKeys } from '@/lib/query-keys'
+import { toRelease } from '@/lib/release-row'
 import { rpc } from '@/lib/supabase'
 import type { Release } from '@/types/api'
 
 /** One page (1-based) of the newest releases of the labels the user follows. */
 export async function getLatestReleases(userId: string, page: number): Promise<Release[]> {
-  const result = await rpc<Release[]>('get_latest_releases', {
+  const result = await rpc('get_latest_releases', {
+    // label_ids left out: its default (NULL) means every followed label.
     user_id: userId,
-    label_ids: null,
     page_size: NEW_RELEASES_PAGE_SIZE,
     page,
   })
-  return listOrEmpty(result, 'get_latest_releases')
+  return listOrEmpty(result, 'get_latest_releases').map(toRelease)
+}
+
+/** The feed, 9 releases a page; a short page is the last one. */
+export function latestReleasesQueryOptions(userId: string) {
+  return infiniteQueryOptions({
+    queryKey: queryKeys.feed(userId),
+    queryFn: ({ pageParam }) => getLatestReleases(userId, pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (lastPage: Release[], _pages, lastPageParam: number) =>
+      hasMoreAfterPage(lastPage.length, NEW_RELEASES_PAGE_SIZE) ? lastPageParam + 1 : undefined,
+    meta: { errorMessage: (error: Error) => messages.load.releases(error.message) },
+  })
+}
+
+export function useLatestReleases(userId: string) {
+  return useInfiniteQuery(latestReleasesQueryOptions(userId))
 }

@@ -8,11 +8,17 @@ interface ListenButtonProps {
   size?: 'sm' | 'md'
 }
 
-/** "Mark as Listened" / "Listened" toggle; stays focusable while saving (repeat clicks are ignored upstream). */
+/**
+ * "Mark as Listened" / "Listened" toggle; stays focusable while saving (repeat clicks are
+ * ignored upstream). Its accessible name stays "Mark as Listened", which contains both visible
+ * texts, and aria-pressed alone tells the state, so a screen reader is not told a new name and
+ * a new state at once.
+ */
 export function ListenButton({ listened, saving, onToggle, size = 'md' }: ListenButtonProps) {
   return (
     <button
       type="button"
+      aria-label="Mark as Listened"
       aria-pressed={listened}
       aria-busy={saving || undefined}
       data-saving={saving || undefined}

@@ -1,8 +1,9 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useOptimisticToggle, type OptimisticToggle } from '@/hooks/use-optimistic-toggle'
 import { messages } from '@/config/messages'
 import { useUser } from '@/lib/auth'
 import { classifyError } from '@/lib/errors'
-import { setListened } from '../api/set-listened'
+import { setListened, writeListened } from '../api/set-listened'
 
 /** The error toast for a failed listen toggle (SPEC §8). */
 export function listenErrorMessage(error: unknown): string {
@@ -16,13 +17,16 @@ export function listenErrorMessage(error: unknown): string {
   }
 }
 
-/** Optimistic listened/unlistened toggles for the signed-in user. */
+/** Optimistic listened/unlistened toggles for the signed-in user; a saved toggle updates every cached list. */
 export function useListenToggle(): OptimisticToggle {
   const user = useUser()
+  const queryClient = useQueryClient()
   return useOptimisticToggle({
+    mutationKey: ['listen', user.id],
     persist: (releaseId, next) => setListened(user.id, releaseId, next),
     successMessage: (next) => (next ? messages.listen.marked : messages.listen.unmarked),
     errorToast: listenErrorMessage,
     inlineError: messages.listen.inlineFailed,
+    onSaved: (releaseId, next) => writeListened(queryClient, user.id, releaseId, next),
   })
 }

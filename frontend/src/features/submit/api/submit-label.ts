@@ -7,10 +7,10 @@ export type SubmitOutcome = 'submitted' | 'already-queued' | 'failed'
  * and unvalidated; the server's daily job handles it.
  */
 export async function submitLabel(userId: string, labelUrl: string): Promise<SubmitOutcome> {
-  const existing = await selectEq<{ id: number }>('labels_to_add', 'id', { label_url: labelUrl }, 1)
+  const existing = await selectEq('labels_to_add', 'id', { label_url: labelUrl }, 1)
   if (existing.error) return 'failed'
   if (existing.data && existing.data.length > 0) return 'already-queued'
-  const inserted = await insertRowsReturning<{ id: number }>(
+  const inserted = await insertRowsReturning(
     'labels_to_add',
     [{ label_url: labelUrl, is_processed: false, is_valid: false, user_id: userId }],
     'id',

@@ -80,19 +80,30 @@ describe('SubmitLabelModal', () => {
 })
 
 describe('SubmitLabelButton dialog', () => {
-  it('moves focus into the dialog, closes on Escape and returns focus to the opener', async () => {
+  it('opens as a native modal dialog, closes on Escape and returns focus to the opener', async () => {
     renderWithProviders(<SubmitLabelButton />)
     const opener = screen.getByRole('button', { name: 'Submit a label' })
     opener.focus()
     fireEvent.click(opener)
-    const dialog = screen.getByRole('dialog', { name: 'Submit a label' })
+    const dialog = screen.getByRole('dialog', { name: 'Submit a label' }) as HTMLDialogElement
+    expect(dialog.tagName).toBe('DIALOG')
+    expect(dialog.open).toBe(true)
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Bandcamp label URL')))
-    expect(dialog.getAttribute('aria-modal')).toBe('true')
+    // Escape makes the browser fire cancel on the open dialog.
     act(() => {
-      fireEvent.keyDown(document, { key: 'Escape' })
+      fireEvent(dialog, new Event('cancel', { cancelable: true }))
     })
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(document.activeElement).toBe(opener)
+  })
+
+  it('closes on a click on the backdrop but not inside', () => {
+    renderWithProviders(<SubmitLabelButton />)
+    fireEvent.click(screen.getByRole('button', { name: 'Submit a label' }))
+    fireEvent.click(screen.getByLabelText('Bandcamp label URL'))
+    const dialog = screen.getByRole('dialog', { name: 'Submit a label' })
+    fireEvent.click(dialog)
+    expect(screen.queryByRole('dialog')).toBeNull()
   })
 
   it('keeps Tab focus inside the dialog', () => {
@@ -103,9 +114,9 @@ describe('SubmitLabelButton dialog', () => {
     fireEvent.change(input, { target: { value: 'https://label.bandcamp.com' } })
     const last = screen.getByRole('button', { name: 'Submit' })
     last.focus()
-    fireEvent.keyDown(document, { key: 'Tab' })
+    fireEvent.keyDown(last, { key: 'Tab' })
     expect(document.activeElement).toBe(close)
-    fireEvent.keyDown(document, { key: 'Tab', shiftKey: true })
+    fireEvent.keyDown(close, { key: 'Tab', shiftKey: true })
     expect(document.activeElement).toBe(last)
   })
 })

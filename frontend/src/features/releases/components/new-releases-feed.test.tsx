@@ -1,0 +1,88 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { messages } from '@/config/messages'
+import { apiServer, networkError, rpc, selectRows, useApiServer, writeTable } from '@/testing/api-server'
+import { range, releaseRow } from '@/testing/factories'
+import { renderPage, stubIntersectionObserver } from '@/testing/render-page'
+import { NewReleasesFeed } from './new-releases-feed'
+
+useApiServer()
+
+const cards = () => screen.queryAllByRole('article')
+
+describe('New Releases feed', () => {
+  it('shows the first page of releases and loads the next when scrolled to the end', async () => {
+    const scroll = stubIntersectionObserver()
+    const pages: number[] = []
+    apiServer.use(
+      selectRows('user_follow_labels', [{ label_id: 100 }]),
+      rpc('get_latest_releases', (args) => {
+        pages.push(args.page as number)
+        return args.page === 1 ? range(1, 9).map((id) => releaseRow(id)) : [releaseRow(10)]
+      }),
+    )
+    renderPage(<NewReleasesFeed />)
+    await waitFor(() => expect(cards()).toHaveLength(9))
+    const first = screen.getByRole('article', { name: 'Release 1 by Artist 1' })
+    expect(within(first).getByRole('link', { name: 'Label 101' })).toBeTruthy()
+    expect(within(first).getByText('ambient')).toBeTruthy()
+
+    await scroll.scrollToEnd()
+    await waitFor(() => expect(cards()).toHaveLength(10))
+    // A short page is the last one: scrolling again asks for nothing more.
+    await scroll.scrollToEnd()
+    expect(pages).toEqual([1, 2])
+  })
+
+  it('invites the user to follow labels when nothing is followed', async () => {
+    apiServer.use(selectRows('user_follow_labels', []), rpc('get_latest_releases', () => []))
+    renderPage(<NewReleasesFeed />)
+    expect(await screen.findByText(messages.empty.feedNothingFollowed)).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Browse Labels' }).getAttribute('href')).toBe('/labels')
+  })
+
+  it('says there is nothing new when followed labels have no releases', async () => {
+    apiServer.use(selectRows('user_follow_labels', [{ label_id: 100 }]), rpc('get_latest_releases', () => []))
+    renderPage(<NewReleasesFeed />)
+    expect(await screen.findByText(messages.empty.feedNoReleases)).toBeTruthy()
+  })
+
+  it('reports a failed load', async () => {
+    apiServer.use(selectRows('user_follow_labels', [{ label_id: 100 }]), rpc('get_latest_releases', networkError))
+    renderPage(<NewReleasesFeed />)
+    const toast = await screen.findByRole('alert')
+    expect(toast.textContent).toContain(messages.load.releases(''))
+    expect(screen.getByText(messages.empty.feedNoReleases)).toBeTruthy()
+  })
+
+  it('marks a release as listened and keeps it marked', async () => {
+    const writes: { method: string; url: string }[] = []
+    apiServer.use(
+      selectRows('user_follow_labels', [{ label_id: 100 }]),
+      rpc('get_latest_releases', () => [releaseRow(1)]),
+      ...writeTable('user_listened_releases', 201, writes),
+    )
+    renderPage(<NewReleasesFeed />)
+    const button = await screen.findByRole('button', { name: 'Mark as Listened' })
+    expect(button.getAttribute('aria-pressed')).toBe('false')
+    fireEvent.click(button)
+    expect((await screen.findByRole('status')).textContent).toContain(messages.listen.marked)
+    await waitFor(() => expect(button.getAttribute('aria-busy')).toBeNull())
+    expect(button.getAttribute('aria-pressed')).toBe('true')
+    expect(writes).toEqual([expect.objectContaining({ method: 'POST' })])
+  })
+
+  it('rolls a failed listen toggle back with the spec messages', async () => {
+    apiServer.use(
+      selectRows('user_follow_labels', [{ label_id: 100 }]),
+      rpc('get_latest_releases', () => [releaseRow(1)]),
+      ...writeTable('user_listened_releases', 403),
+    )
+    renderPage(<NewReleasesFeed />)
+    const button = await screen.findByRole('button', { name: 'Mark as Listened' })
+    fireEvent.click(button)
+    expect((await screen.findByText(messages.listen.failed)).closest('[role="alert"]')).not.toBeNull()
+    expect(screen.getByText(messages.listen.inlineFailed)).toBeTruthy()
+    expect(button.getAttribute('aria-pressed')).toBe('false')
+  })
+})

@@ -1,0 +1,47 @@
+/**
+ * TanStack Query defaults for the app. Load errors are reported once per failed fetch, by the
+ * query cache, from the query's `meta.errorMessage`: a component effect would report them
+ * once per mounted observer instead.
+ */
+import { QueryCache, QueryClient, type DefaultOptions } from '@tanstack/react-query'
+import { RequestError } from './errors'
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: {
+      /** The toast shown when the query fails (SPEC §8 "Loads"). */
+      errorMessage?: string | ((error: Error) => string)
+    }
+  }
+}
+
+/** Lists are fresh for this long: navigating back to a page within it shows it without a request. */
+export const STALE_TIME_MS = 30_000
+
+/** 4xx answers will not change on a retry; network failures and 5xx (e.g. a restarting database) may. */
+export function shouldRetry(failureCount: number, error: Error): boolean {
+  if (error instanceof RequestError && error.status >= 400 && error.status < 500) return false
+  return failureCount < 1
+}
+
+export function createQueryClient(reportError: (message: string) => void, overrides: DefaultOptions = {}): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError: (error, query) => {
+        const message = query.meta?.errorMessage
+        if (message) reportError(typeof message === 'function' ? message(error) : message)
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: STALE_TIME_MS,
+        retry: shouldRetry,
+        // Refetching on focus would reshuffle Explore and reload every page of the feed while
+        // the user reads it; mutations and remounts keep the lists current instead.
+        refetchOnWindowFocus: false,
+        ...overrides.queries,
+      },
+      mutations: { retry: false, ...overrides.mutations },
+    },
+  })
+}
