@@ -24,6 +24,25 @@ export function shouldRetry(failureCount: number, error: Error): boolean {
   return failureCount < 1
 }
 
+let reportLoadError: (message: string) => void = () => {}
+
+/**
+ * Where the app's query client reports load errors; the query provider points it at the toasts
+ * once they are mounted. (A failure before that is not lost to the user: the page that mounts
+ * refetches the failed query and reports that.)
+ */
+export function setLoadErrorReporter(report: (message: string) => void): void {
+  reportLoadError = report
+}
+
+let appClient: QueryClient | undefined
+
+/** The app's one query client, made before React renders so that a route's data can be prefetched. */
+export function appQueryClient(): QueryClient {
+  appClient ??= createQueryClient((message) => reportLoadError(message))
+  return appClient
+}
+
 export function createQueryClient(reportError: (message: string) => void, overrides: DefaultOptions = {}): QueryClient {
   return new QueryClient({
     queryCache: new QueryCache({

@@ -1,4 +1,5 @@
 /** What other layers (app routes) compose from this feature. */
+export { prefetchLatestReleases } from './api/get-latest-releases'
 export { useListenedReleaseIds } from './api/get-listened-release-ids'
 export { NewReleasesFeed } from './components/new-releases-feed'
 export { ReleaseCard } from './components/release-card'

@@ -1,11 +1,11 @@
-import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
+import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query'
 import { NEW_RELEASES_PAGE_SIZE } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { listOrEmpty } from '@/lib/errors'
 import { hasMoreAfterPage } from '@/lib/pagination'
 import { queryKeys } from '@/lib/query-keys'
 import { toRelease } from '@/lib/release-row'
-import { rpc } from '@/lib/supabase'
+import { getSession, rpc } from '@/lib/supabase'
 import type { Release } from '@/types/api'
 
 /** One page (1-based) of the newest releases of the labels the user follows. */
@@ -29,6 +29,16 @@ export function latestReleasesQueryOptions(userId: string) {
       hasMoreAfterPage(lastPage.length, NEW_RELEASES_PAGE_SIZE) ? lastPageParam + 1 : undefined,
     meta: { errorMessage: (error: Error) => messages.load.releases(error.message) },
   })
+}
+
+/**
+ * Starts loading the feed's first page for the stored session, if any, before React has
+ * rendered: on a cold load of `/` the request then runs while the app's code evaluates and the
+ * route renders, instead of after. The feed's useInfiniteQuery picks up the same query.
+ */
+export async function prefetchLatestReleases(client: QueryClient): Promise<void> {
+  const session = await getSession().catch(() => null)
+  if (session) await client.prefetchInfiniteQuery(latestReleasesQueryOptions(session.user.id))
 }
 
 export function useLatestReleases(userId: string) {
