@@ -40,7 +40,12 @@ try {
   }
   const s = await api('/auth/v1/token?grant_type=password', anonKey, { email, password: 'perf-secret-1' })
   const labels = await api('/rest/v1/rpc/get_unfollowed_labels', s.access_token, {
-    user_id_param: s.user.id, page_number: 1, items_per_page: 10, letter_filter: null, tag_filter: null, search_term: null,
+    user_id_param: s.user.id,
+    page_number: 1,
+    items_per_page: 10,
+    letter_filter: null,
+    tag_filter: null,
+    search_term: null,
   })
   for (const l of labels) await api('/rest/v1/user_follow_labels', s.access_token, { user_id: s.user.id, label_id: l.id })
   const state = await setup.storageState()

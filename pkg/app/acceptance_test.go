@@ -24,9 +24,9 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 
 // The acceptance suites drive a real gateway on a throwaway database with
 // the real supabase-js client (contract) and Debian's Chromium through
-// playwright-core (journeys). They need Node, the frontend's node_modules
-// and a built frontend, so they run when LABELBASE_ACCEPTANCE=1, which the
-// README's test command (go tool task test) sets.
+// Playwright Test (journeys, frontend/e2e). They need Node, the frontend's
+// node_modules and a built frontend, so they run when LABELBASE_ACCEPTANCE=1,
+// which the README's test command (go tool task test) sets.
 func requireAcceptance(t *testing.T) {
 	t.Helper()
 	if os.Getenv("LABELBASE_ACCEPTANCE") != "1" {
@@ -126,8 +126,10 @@ func runNodeSuite(t *testing.T, script string) {
 		"LABELBASE_INVITE_CODE="+code.Code,
 		"LABELBASE_ARTIFACTS="+artifacts,
 	)
-	// Node's own report goes straight to the terminal, so CI shows each
-	// test and the pass/fail totals.
+	// The runner's own report (node's, or Playwright's for the journeys)
+	// goes straight to the terminal, so CI shows each test and the
+	// pass/fail totals; a failing journey leaves its trace and screenshot
+	// under LABELBASE_ARTIFACTS/e2e. Any failure makes npm exit non-zero.
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = os.Stderr
 	if err := cmd.Run(); err != nil {

@@ -106,7 +106,10 @@ test('signInWithPassword accepts the right password only', async () => {
   assert.ok(ok.data.session.access_token)
   assert.ok(ok.data.user.last_sign_in_at)
 
-  for (const creds of [{ email, password: 'wrong-password' }, { email: uniqueEmail('ghost'), password }]) {
+  for (const creds of [
+    { email, password: 'wrong-password' },
+    { email: uniqueEmail('ghost'), password },
+  ]) {
     const bad = await newClient().auth.signInWithPassword(creds)
     assert.ok(isAuthApiError(bad.error))
     assert.equal(bad.error.code, 'invalid_credentials')
@@ -294,15 +297,7 @@ test('onAuthStateChange events come in the order supabase-wire.md recorded', asy
   assert.equal((await client.auth.signOut()).error, null)
   await until(() => rec.events.length >= 7, '7 events')
   await sleep(50)
-  assert.deepEqual(rec.names(), [
-    'INITIAL_SESSION',
-    'SIGNED_IN',
-    'SIGNED_OUT',
-    'SIGNED_IN',
-    'USER_UPDATED',
-    'TOKEN_REFRESHED',
-    'SIGNED_OUT',
-  ])
+  assert.deepEqual(rec.names(), ['INITIAL_SESSION', 'SIGNED_IN', 'SIGNED_OUT', 'SIGNED_IN', 'USER_UPDATED', 'TOKEN_REFRESHED', 'SIGNED_OUT'])
   assert.equal(rec.events[0].session, null)
   assert.equal(rec.events.at(-1).session, null)
   rec.stop()

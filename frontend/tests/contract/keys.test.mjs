@@ -54,7 +54,13 @@ function clientWithKey(key, opts = {}) {
   return createClient(url, key, {
     ...opts,
     auth: { persistSession: true, storage: memoryStorage(), autoRefreshToken: false, detectSessionInUrl: false, ...(opts.auth ?? {}) },
-    realtime: { transport: class { constructor() { throw new Error('no realtime') } } },
+    realtime: {
+      transport: class {
+        constructor() {
+          throw new Error('no realtime')
+        }
+      },
+    },
   })
 }
 

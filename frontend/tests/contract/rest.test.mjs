@@ -149,7 +149,11 @@ test('collection procedures', async () => {
   assert.equal(typeof res.data, 'number')
 
   res = await client.rpc('get_filtered_labels_by_listen_status', {
-    user_id_param: U, filter_type: 'all', page_number: 1, items_per_page: 500, search_term: '',
+    user_id_param: U,
+    filter_type: 'all',
+    page_number: 1,
+    items_per_page: 500,
+    search_term: '',
   })
   assert.equal(res.error, null, JSON.stringify(res.error))
   assert.equal(res.data.length, 1)
@@ -180,13 +184,21 @@ test('labels page procedures and counts', async () => {
   res = await client.rpc('count_followed_labels', args)
   assert.equal(res.data, 0)
   res = await client.rpc('get_unfollowed_labels', { ...args, tag_filter: tag, search_term: 'comma', page_number: 1, items_per_page: 20 })
-  assert.deepEqual(res.data.map((l) => l.id), [label.id])
+  assert.deepEqual(
+    res.data.map((l) => l.id),
+    [label.id],
+  )
 })
 
 test('releases procedures: random and latest', async () => {
   const { client, user } = A
   let res = await client.rpc('get_random_releases', {
-    user_id: user.id, label_ids: null, exclude_ids: [], num_releases: 9, genre_filters: null, time_range_days: 36500,
+    user_id: user.id,
+    label_ids: null,
+    exclude_ids: [],
+    num_releases: 9,
+    genre_filters: null,
+    time_range_days: 36500,
   })
   assert.equal(res.error, null, JSON.stringify(res.error))
   assert.ok(res.data.length <= 9)
@@ -208,7 +220,10 @@ test('in() with commas, parentheses and quotes; or(); not(); contains()', async 
   assert.deepEqual(res.data, [{ id: label.id }])
 
   res = await c.from('labels').select('id').in('id', [label.id, label2.id]).order('id')
-  assert.deepEqual(res.data.map((r) => r.id), [label.id, label2.id].sort((a, b) => a - b))
+  assert.deepEqual(
+    res.data.map((r) => r.id),
+    [label.id, label2.id].sort((a, b) => a - b),
+  )
 
   res = await c.from('labels').select('id').or(`label_name.ilike.%comma%${run}%,label_url.eq.${label2.label_url}`).order('id')
   assert.equal(res.error, null, JSON.stringify(res.error))
@@ -221,19 +236,17 @@ test('in() with commas, parentheses and quotes; or(); not(); contains()', async 
   assert.deepEqual(res.data, [{ id: label.id }])
 
   res = await c.from('labels').select('id').ilike('label_name', `%${run}%`).not('label_url', 'is', null).order('id', { ascending: false })
-  assert.deepEqual(res.data.map((r) => r.id), [label.id, label2.id].sort((a, b) => b - a))
+  assert.deepEqual(
+    res.data.map((r) => r.id),
+    [label.id, label2.id].sort((a, b) => b - a),
+  )
 
   res = await c.from('labels').select('id').or(`and(tags.cs.{${tag}},label_name.like.Plain*),id.eq.-1`)
   assert.deepEqual(res.data, [{ id: label2.id }])
 })
 
 test('order, range and exact count give 206 and the total', async () => {
-  const res = await A.client
-    .from('labels')
-    .select('id,label_name', { count: 'exact' })
-    .order('created_at', { ascending: false })
-    .order('id')
-    .range(10, 19)
+  const res = await A.client.from('labels').select('id,label_name', { count: 'exact' }).order('created_at', { ascending: false }).order('id').range(10, 19)
   assert.equal(res.error, null)
   assert.equal(res.status, 206)
   assert.equal(res.data.length, 10)
@@ -311,7 +324,10 @@ test('rpc by GET and by HEAD', async () => {
   res = await anon.rpc('validate_invite_code', { code_param: 'zzz' }, { get: true })
   assert.deepEqual(res.data, { valid: false })
   // Filters and limit apply to a set-returning result.
-  res = await c.rpc('get_latest_releases_per_label', { p_label_ids: [1, 2], p_limit: 3 }).eq('label_id', 2).limit(1)
+  res = await c
+    .rpc('get_latest_releases_per_label', { p_label_ids: [1, 2], p_limit: 3 })
+    .eq('label_id', 2)
+    .limit(1)
   assert.equal(res.data.length, 1)
   assert.equal(res.data[0].label_id, 2)
 })
@@ -347,7 +363,10 @@ test('user B can neither read nor change A\u2019s follows, listens or submission
   assert.equal(res.error.code, '42501')
   res = await b.from('user_listened_releases').upsert({ user_id: a, release_id: releaseIds[1] }, { onConflict: 'user_id,release_id' })
   assert.equal(res.error?.code, '42501')
-  res = await b.from('labels_to_add').insert([{ label_url: `https://spoof-${run}.bandcamp.com`, is_processed: false, is_valid: false, user_id: a }]).select('id')
+  res = await b
+    .from('labels_to_add')
+    .insert([{ label_url: `https://spoof-${run}.bandcamp.com`, is_processed: false, is_valid: false, user_id: a }])
+    .select('id')
   assert.equal(res.error?.code, '42501')
   res = await b.rpc('get_followed_labels', { user_id_param: a, page_number: 1, items_per_page: 20 })
   assert.equal(res.status, 403)

@@ -13,7 +13,10 @@ test('select with filters, order and an exact count', async () => {
   assert.equal(res.error, null)
   assert.equal(res.status, 200)
   assert.equal(res.count, 3)
-  assert.deepEqual(res.data.map((u) => u.username), ['awailas', 'dragarcia', 'supabot'])
+  assert.deepEqual(
+    res.data.map((u) => u.username),
+    ['awailas', 'dragarcia', 'supabot'],
+  )
 })
 
 test('range operators, full-text search and jsonb paths', async () => {
@@ -26,11 +29,7 @@ test('range operators, full-text search and jsonb paths', async () => {
 })
 
 test('embedding: to-one, to-many, one-to-one, many-to-many', async () => {
-  const res = await db
-    .from('messages')
-    .select('id,users(username),channels(slug,channel_details(details)),tags(name)')
-    .eq('id', 1)
-    .single()
+  const res = await db.from('messages').select('id,users(username),channels(slug,channel_details(details)),tags(name)').eq('id', 1).single()
   assert.equal(res.error, null, JSON.stringify(res.error))
   assert.deepEqual(res.data, {
     id: 1,
@@ -58,7 +57,11 @@ test('insert, upsert, update and delete with representations', async () => {
   const up = await db.from('channels').upsert({ id: ins.data.id, slug: 'renamed' }).select('slug')
   assert.equal(up.error, null)
   assert.deepEqual(up.data, [{ slug: 'renamed' }])
-  const upd = await db.from('channels').update({ data: { a: 1 } }).eq('id', ins.data.id).select('data')
+  const upd = await db
+    .from('channels')
+    .update({ data: { a: 1 } })
+    .eq('id', ins.data.id)
+    .select('data')
   assert.deepEqual(upd.data, [{ data: { a: 1 } }])
   const del = await db.from('channels').delete({ count: 'exact' }).eq('id', ins.data.id)
   assert.equal(del.status, 204)

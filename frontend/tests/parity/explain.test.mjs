@@ -30,7 +30,10 @@ test('the Content-Type echoes for= and the options', async () => {
     headers: { Accept: 'application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object"; options=verbose|analyze' },
   })
   assert.equal(r.status, 200)
-  assert.equal(r.headers.get('content-type'), 'application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object+json"; options=analyze|verbose; charset=utf-8')
+  assert.equal(
+    r.headers.get('content-type'),
+    'application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object+json"; options=analyze|verbose; charset=utf-8',
+  )
   const body = await r.json()
   assert.equal(typeof body[0].Plan['Actual Rows'], 'number')
 })

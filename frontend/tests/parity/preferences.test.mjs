@@ -27,7 +27,11 @@ test('max-affected refuses a DELETE that would touch more rows, and keeps them',
 })
 
 test('max-affected refuses a PATCH over the bound and lets one within it through', async () => {
-  const over = await db.from('messages').update({ data: { seen: true } }).eq('channel_id', 1).maxAffected(0)
+  const over = await db
+    .from('messages')
+    .update({ data: { seen: true } })
+    .eq('channel_id', 1)
+    .maxAffected(0)
   assert.equal(over.status, 400)
   assert.equal(over.error.code, 'PGRST124')
   assert.equal(over.error.details, 'The query affects 3 rows')

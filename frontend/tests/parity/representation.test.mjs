@@ -41,12 +41,28 @@ test('Preference-Applied lists resolution and missing before return', async () =
 })
 
 test('upsert status: 201 when a row was inserted, 200 when all were updated or none came', async () => {
-  const inserted = await db.from('tags').upsert([{ id: 1, name: 'greeting' }, { id: 20, name: 'new' }]).select('id')
+  const inserted = await db
+    .from('tags')
+    .upsert([
+      { id: 1, name: 'greeting' },
+      { id: 20, name: 'new' },
+    ])
+    .select('id')
   assert.equal(inserted.error, null, JSON.stringify(inserted.error))
   assert.equal(inserted.status, 201)
-  const updated = await db.from('tags').upsert([{ id: 1, name: 'hello' }, { id: 20, name: 'newer' }]).select('id,name').order('id')
+  const updated = await db
+    .from('tags')
+    .upsert([
+      { id: 1, name: 'hello' },
+      { id: 20, name: 'newer' },
+    ])
+    .select('id,name')
+    .order('id')
   assert.equal(updated.status, 200)
-  assert.deepEqual(updated.data, [{ id: 1, name: 'hello' }, { id: 20, name: 'newer' }])
+  assert.deepEqual(updated.data, [
+    { id: 1, name: 'hello' },
+    { id: 20, name: 'newer' },
+  ])
   const empty = await db.from('tags').upsert([]).select('id')
   assert.equal(empty.status, 200)
   assert.deepEqual(empty.data, [])
@@ -54,7 +70,11 @@ test('upsert status: 201 when a row was inserted, 200 when all were updated or n
 
 test('PUT: 201 when it creates the row, 200 with a representation or 204 without when it updates it', async () => {
   const put = (body, prefer) =>
-    raw('/rest/v1/tags?id=eq.30', { method: 'PUT', headers: { 'Content-Type': 'application/json', ...(prefer ? { Prefer: prefer } : {}) }, body: JSON.stringify(body) })
+    raw('/rest/v1/tags?id=eq.30', {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', ...(prefer ? { Prefer: prefer } : {}) },
+      body: JSON.stringify(body),
+    })
   const created = await put({ id: 30, name: 'thirty' }, 'return=representation')
   assert.equal(created.status, 201)
   assert.deepEqual(await created.json(), [{ id: 30, name: 'thirty' }])

@@ -35,7 +35,10 @@ test('default parameters may be left out', async () => {
   const all = await db.rpc('offset_function')
   assert.equal(all.data.length, 4)
   const some = await db.rpc('offset_function', { offset_param: 3 })
-  assert.deepEqual(some.data.map((u) => u.username), ['supabot'])
+  assert.deepEqual(
+    some.data.map((u) => u.username),
+    ['supabot'],
+  )
 })
 
 test('a single unnamed json parameter takes the whole body', async () => {
@@ -63,7 +66,8 @@ test('unknown arguments: 404 PGRST202 with the closest signature', async () => {
   assert.equal(res.status, 404)
   assert.deepEqual(res.error, {
     code: 'PGRST202',
-    details: 'Searched for the function public.get_status with parameter name or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+    details:
+      'Searched for the function public.get_status with parameter name or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
     hint: 'Perhaps you meant to call the function public.get_status(name_param)',
     message: 'Could not find the function public.get_status(name) in the schema cache',
   })
