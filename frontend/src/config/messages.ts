@@ -50,17 +50,14 @@ export const messages = {
     releases: (message: string) => `Failed to load releases: ${message}`,
   },
   submit: {
-    alreadyQueued:
-      'This label is already in the queue and is awaiting processing and validation. New submissions are processed every day.',
-    success:
-      'Label submitted successfully! New label submissions are processed every day. Thank you for your submission!',
+    alreadyQueued: 'This label is already in the queue and is awaiting processing and validation. New submissions are processed every day.',
+    success: 'Label submitted successfully! New label submissions are processed every day. Thank you for your submission!',
     mustBeLoggedIn: 'You must be logged in to submit a label',
     invalidAtSubmit: 'Invalid URL. Please provide a valid Bandcamp label URL.',
     failed: 'Failed to submit label. Please try again.',
     notBandcamp: 'Please enter a valid Bandcamp label URL',
     notAUrl: 'Please enter a valid URL',
-    badShape: (host: string) =>
-      `The URL does not appear to be a valid Bandcamp label URL. Please provide a URL like "${host}" or "${host}/label/labelname".`,
+    badShape: (host: string) => `The URL does not appear to be a valid Bandcamp label URL. Please provide a URL like "${host}" or "${host}/label/labelname".`,
   },
   empty: {
     feedNothingFollowed: 'Start following labels to see their latest releases here!',
@@ -73,16 +70,14 @@ export const messages = {
     collectionNoReleases: 'No releases available',
   },
   labels: {
-    count: (n: number, tab: 'following' | 'discover') =>
-      tab === 'following' ? `${n} followed labels` : `${n} available labels`,
+    count: (n: number, tab: 'following' | 'discover') => (tab === 'following' ? `${n} followed labels` : `${n} available labels`),
   },
   collection: {
     subtitle: 'Browse all the labels you follow',
     page: (page: number, total: number) => `Page ${page} of ${total}`,
   },
   config: {
-    missingAnonKey:
-      'Labelbase is not configured: no Supabase anon key was found (VITE_SUPABASE_ANON_KEY or the runtime config injected by the server).',
+    missingAnonKey: 'Labelbase is not configured: no Supabase anon key was found (VITE_SUPABASE_ANON_KEY or the runtime config injected by the server).',
   },
 } as const
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useEffectEvent, useRef } from 'react'
 
 /**
  * Calls `onLoadMore` when the returned sentinel element comes near the viewport. The
@@ -7,15 +7,15 @@ import { useEffect, useRef } from 'react'
  */
 export function useInfiniteScroll(onLoadMore: () => void, enabled: boolean, version: unknown) {
   const sentinelRef = useRef<HTMLDivElement>(null)
-  const callback = useRef(onLoadMore)
-  callback.current = onLoadMore
+  // The latest onLoadMore, without rebuilding the observer when it changes.
+  const loadMore = useEffectEvent(onLoadMore)
 
   useEffect(() => {
     const node = sentinelRef.current
     if (!enabled || !node || typeof IntersectionObserver === 'undefined') return
     const observer = new IntersectionObserver(
       (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) callback.current()
+        if (entries.some((entry) => entry.isIntersecting)) loadMore()
       },
       { rootMargin: '400px 0px' },
     )

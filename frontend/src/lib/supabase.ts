@@ -95,12 +95,7 @@ export async function signInWithPassword(email: string, password: string): Promi
   return { user: toUser(data.user), session: toSession(data.session), error: null }
 }
 
-export async function signUp(
-  email: string,
-  password: string,
-  metadata: Record<string, string>,
-  emailRedirectTo: string,
-): Promise<AuthOutcome> {
+export async function signUp(email: string, password: string, metadata: Record<string, string>, emailRedirectTo: string): Promise<AuthOutcome> {
   const { data, error } = await supabase().auth.signUp({ email, password, options: { data: metadata, emailRedirectTo } })
   if (error) return { user: null, session: null, error: fromAuthError(error) }
   return { user: toUser(data.user), session: toSession(data.session), error: null }
@@ -176,7 +171,11 @@ export async function insertRowsReturning<T extends TableName, C extends ColumnO
 
 /** UPSERT one row, merging on the given conflict columns. */
 export async function upsertRow<T extends TableName>(table: T, row: InsertRow<T>, onConflict: ColumnOf<T>[]): Promise<ApiResult<null>> {
-  return result<null>(await untyped().from(table).upsert(row, { onConflict: onConflict.join(',') }))
+  return result<null>(
+    await untyped()
+      .from(table)
+      .upsert(row, { onConflict: onConflict.join(',') }),
+  )
 }
 
 /** DELETE FROM table WHERE each filter is equal. */

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest'
 export const apiServer = setupServer()
 
 /** Starts the server for the calling test file; a request without a handler fails the test. */
-export function useApiServer() {
+export function setupApiServer() {
   beforeAll(() => {
     window.__LABELBASE__ = { anonKey: 'test-anon-key' }
     apiServer.listen({ onUnhandledRequest: 'error' })

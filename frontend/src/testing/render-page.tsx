@@ -47,7 +47,10 @@ export function stubIntersectionObserver() {
     async scrollToEnd() {
       await act(async () => {
         for (const { callback, targets } of [...observers]) {
-          callback(targets.map((target) => ({ target, isIntersecting: true }) as IntersectionObserverEntry), {} as IntersectionObserver)
+          callback(
+            targets.map((target) => ({ target, isIntersecting: true }) as IntersectionObserverEntry),
+            {} as IntersectionObserver,
+          )
         }
       })
     },

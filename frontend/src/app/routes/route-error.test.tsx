@@ -13,7 +13,15 @@ describe('RouteError', () => {
   it('replaces a failing page with a way to reload or go home', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
     const router = createMemoryRouter(
-      [{ ErrorBoundary: RouteError, children: [{ path: '/labels', Component: Broken }, { path: '/', element: <p>home page</p> }] }],
+      [
+        {
+          ErrorBoundary: RouteError,
+          children: [
+            { path: '/labels', Component: Broken },
+            { path: '/', element: <p>home page</p> },
+          ],
+        },
+      ],
       { initialEntries: ['/labels'] },
     )
     renderWithProviders(<RouterProvider router={router} />)

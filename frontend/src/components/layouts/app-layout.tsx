@@ -4,7 +4,10 @@ import { NavBar } from './nav-bar'
 export function AppLayout() {
   return (
     <div className="flex min-h-dvh flex-col">
-      <a href="#main" className="sr-only z-50 rounded-lg bg-white px-4 py-2 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:outline-2 focus:outline-violet-600">
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-lg bg-white px-4 py-2 focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:outline-2 focus:outline-violet-600"
+      >
         Skip to content
       </a>
       <NavBar />

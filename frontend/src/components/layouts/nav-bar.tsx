@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { Link, NavLink, useLocation, useNavigate } from 'react-router'
 import { focusRing } from '@/components/ui/button'
 import { paths } from '@/config/paths'
@@ -56,15 +56,19 @@ export function NavBar() {
   const [mobileOpen, setMobileOpen] = useState(false)
   const userMenuRef = useRef<HTMLDivElement>(null)
   const mobileRef = useRef<HTMLDivElement>(null)
-  const closeMenu = useRef(() => setMenuOpen(false)).current
-  const closeMobile = useRef(() => setMobileOpen(false)).current
+  const closeMenu = useCallback(() => setMenuOpen(false), [])
+  const closeMobile = useCallback(() => setMobileOpen(false), [])
   useDismiss(menuOpen, closeMenu, userMenuRef)
   useDismiss(mobileOpen, closeMobile, mobileRef)
 
-  useEffect(() => {
+  // A navigation closes both menus, in the render that sees the new path (React's pattern
+  // for state that follows a prop) rather than in an effect one render later.
+  const [shownPath, setShownPath] = useState(location.pathname)
+  if (shownPath !== location.pathname) {
+    setShownPath(location.pathname)
     setMenuOpen(false)
     setMobileOpen(false)
-  }, [location.pathname])
+  }
 
   const onSignOut = async () => {
     setMenuOpen(false)
@@ -97,16 +101,30 @@ export function NavBar() {
                   aria-expanded={menuOpen}
                   aria-controls="user-menu"
                   onClick={() => setMenuOpen((open) => !open)}
-                  className={cn('flex max-w-56 items-center gap-2 rounded-full border border-zinc-200 py-1 pr-3 pl-1 text-sm text-zinc-700 hover:bg-zinc-50', focusRing)}
+                  className={cn(
+                    'flex max-w-56 items-center gap-2 rounded-full border border-zinc-200 py-1 pr-3 pl-1 text-sm text-zinc-700 hover:bg-zinc-50',
+                    focusRing,
+                  )}
                 >
-                  <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-violet-600 text-xs font-bold text-white uppercase">
+                  <span
+                    aria-hidden="true"
+                    className="flex size-7 shrink-0 items-center justify-center rounded-full bg-violet-600 text-xs font-bold text-white uppercase"
+                  >
                     {user.email.slice(0, 1)}
                   </span>
                   <span className="truncate">
                     <span className="sr-only">Account menu for </span>
                     {user.email}
                   </span>
-                  <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+                  <svg
+                    aria-hidden="true"
+                    viewBox="0 0 20 20"
+                    className="size-4 shrink-0"
+                    fill="none"
+                    stroke="currentColor"
+                    strokeWidth="2"
+                    strokeLinecap="round"
+                  >
                     <path d="M6 8l4 4 4-4" />
                   </svg>
                 </button>
@@ -116,7 +134,11 @@ export function NavBar() {
                     <Link to={paths.changePassword.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
                       Change Password
                     </Link>
-                    <button type="button" onClick={onSignOut} className={cn('block w-full rounded-lg px-3 py-2 text-left text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
+                    <button
+                      type="button"
+                      onClick={onSignOut}
+                      className={cn('block w-full rounded-lg px-3 py-2 text-left text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}
+                    >
                       Sign Out
                     </button>
                   </div>

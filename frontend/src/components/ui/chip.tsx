@@ -32,12 +32,7 @@ export function FilterChip({ children, onRemove, removeLabel }: { children: Reac
   return (
     <span className="inline-flex max-w-full items-center gap-1 rounded-full bg-violet-100 py-0.5 pr-1 pl-2.5 text-xs font-medium text-violet-900">
       <span className="truncate">{children}</span>
-      <button
-        type="button"
-        onClick={onRemove}
-        aria-label={removeLabel}
-        className={cn('rounded-full p-0.5 text-violet-700 hover:bg-violet-200', focusRing)}
-      >
+      <button type="button" onClick={onRemove} aria-label={removeLabel} className={cn('rounded-full p-0.5 text-violet-700 hover:bg-violet-200', focusRing)}>
         <svg aria-hidden="true" viewBox="0 0 20 20" className="size-3.5" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round">
           <path d="M6 6l8 8M14 6l-8 8" />
         </svg>

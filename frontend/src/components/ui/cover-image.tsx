@@ -17,7 +17,11 @@ export function CoverImage({ src, alt, className }: { src: string | null | undef
           className="absolute inset-0 size-full object-cover"
         />
       ) : (
-        <div role="img" aria-label={alt} className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-zinc-200 to-zinc-300 text-zinc-400">
+        <div
+          role="img"
+          aria-label={alt}
+          className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-zinc-200 to-zinc-300 text-zinc-400"
+        >
           <svg aria-hidden="true" viewBox="0 0 24 24" className="size-1/3" fill="none" stroke="currentColor" strokeWidth="1.5">
             <circle cx="12" cy="12" r="9" />
             <circle cx="12" cy="12" r="2.5" />

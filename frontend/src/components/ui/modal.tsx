@@ -4,12 +4,11 @@
  * backdrop close it; focus moves to the field marked data-autofocus and returns to the
  * element that opened it. It is mounted only while open, so closing removes it.
  */
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react'
+import { type KeyboardEvent, type ReactNode, useEffect, useEffectEvent, useId, useRef } from 'react'
 import { focusRing } from './button'
 import { cn } from '@/lib/cn'
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
 
 interface ModalProps {
   open: boolean
@@ -47,8 +46,8 @@ function OpenModal({ onClose, title, description, children }: ModalProps) {
   const titleId = useId()
   const descriptionId = useId()
   const dialogRef = useRef<HTMLDialogElement>(null)
-  const onCloseRef = useRef(onClose)
-  onCloseRef.current = onClose
+  // The latest onClose, for the listeners the mount effect adds once.
+  const close = useEffectEvent(onClose)
 
   useEffect(() => {
     const dialog = dialogRef.current
@@ -57,10 +56,10 @@ function OpenModal({ onClose, title, description, children }: ModalProps) {
     // Escape fires cancel; the parent decides, so the dialog stays until it unmounts us.
     const onCancel = (event: Event) => {
       event.preventDefault()
-      onCloseRef.current()
+      close()
     }
     // A browser may close without a cancel event (e.g. a second Escape): follow it.
-    const onNativeClose = () => onCloseRef.current()
+    const onNativeClose = () => close()
     dialog.addEventListener('cancel', onCancel)
     dialog.addEventListener('close', onNativeClose)
     if (!dialog.open) dialog.showModal()
@@ -77,6 +76,9 @@ function OpenModal({ onClose, title, description, children }: ModalProps) {
   }, [])
 
   return (
+    // The handlers on <dialog> itself are the backdrop click and the Tab trap; keyboard users
+    // close with Escape (the native cancel) or the Close button.
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={dialogRef}
       aria-labelledby={titleId}
@@ -98,12 +100,7 @@ function OpenModal({ onClose, title, description, children }: ModalProps) {
               </div>
             )}
           </div>
-          <button
-            type="button"
-            onClick={onClose}
-            aria-label="Close dialog"
-            className={cn('-m-1 rounded-md p-1 text-zinc-400 hover:text-zinc-700', focusRing)}
-          >
+          <button type="button" onClick={onClose} aria-label="Close dialog" className={cn('-m-1 rounded-md p-1 text-zinc-400 hover:text-zinc-700', focusRing)}>
             <svg aria-hidden="true" viewBox="0 0 20 20" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
               <path d="M5 5l10 10M15 5L5 15" />
             </svg>

@@ -37,7 +37,16 @@ function ToastIcon({ kind }: { kind: ToastKind }) {
         ? 'M10 6v5m0 3h.01M10 2a8 8 0 100 16 8 8 0 000-16z'
         : 'M10 9v5m0-8h.01M10 2a8 8 0 100 16 8 8 0 000-16z'
   return (
-    <svg aria-hidden="true" viewBox="0 0 20 20" className="mt-0.5 size-5 shrink-0" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      className="mt-0.5 size-5 shrink-0"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d={path} />
     </svg>
   )

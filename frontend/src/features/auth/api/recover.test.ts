@@ -25,7 +25,10 @@ describe('requestRecovery', () => {
 
   it.each([
     [{ message: 'Email rate limit exceeded', status: 429, code: 'over_email_send_rate_limit' }, messages.auth.recoveryRateLimited],
-    [{ message: 'Unable to validate email address: invalid format', status: 400, code: 'validation_failed' }, 'Unable to validate email address: invalid format'],
+    [
+      { message: 'Unable to validate email address: invalid format', status: 400, code: 'validation_failed' },
+      'Unable to validate email address: invalid format',
+    ],
     [{ message: 'boom', status: 500 }, messages.auth.recoveryFailed],
   ])('maps %j to its message', async (error, message) => {
     m.requestPasswordReset.mockResolvedValue(error)

@@ -25,7 +25,16 @@ export function CollectionLabelCard({ label, releases, renderRelease }: Collecti
       <header className="mb-4 flex min-w-0 items-center gap-2">
         {done && (
           <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-white" title="All releases listened">
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="size-4"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.5"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            >
               <path d="M5 10.5l3 3 7-7" />
             </svg>
             <span className="sr-only">All releases listened</span>

@@ -2,13 +2,13 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { COLLECTION_SEED_STORAGE_KEY } from '@/config/constants'
 import { messages } from '@/config/messages'
-import { apiServer, networkError, rpc, useApiServer } from '@/testing/api-server'
+import { apiServer, networkError, rpc, setupApiServer } from '@/testing/api-server'
 import { labelRow, range, releaseRow } from '@/testing/factories'
 import { renderPage, searchOf } from '@/testing/render-page'
 import type { Release } from '@/types/api'
 import { CollectionPage } from './collection-page'
 
-useApiServer()
+setupApiServer()
 
 const renderRelease = (release: Release) => <p>{release.title}</p>
 const labelCards = () => screen.queryAllByRole('article')

@@ -4,7 +4,5 @@ import type { CollectionLabel } from '@/types/api'
 export function filterLabels(labels: readonly CollectionLabel[], query: string): CollectionLabel[] {
   const needle = query.trim().toLowerCase()
   if (needle === '') return [...labels]
-  return labels.filter(
-    (label) => (label.label_name ?? '').toLowerCase().includes(needle) || (label.label_url ?? '').toLowerCase().includes(needle),
-  )
+  return labels.filter((label) => (label.label_name ?? '').toLowerCase().includes(needle) || (label.label_url ?? '').toLowerCase().includes(needle))
 }

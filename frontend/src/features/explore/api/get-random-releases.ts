@@ -22,7 +22,9 @@ export async function getRandomReleases(userId: string, excludeIds: number[], fi
     genre_filters: filters.genres.length > 0 ? [...filters.genres] : undefined,
     time_range_days: filters.timeRangeDays,
   })
-  return listOrEmpty(result, 'get_random_releases').map(toRelease).filter((release) => Array.isArray(release.genres) && release.genres.length > 0)
+  return listOrEmpty(result, 'get_random_releases')
+    .map(toRelease)
+    .filter((release) => Array.isArray(release.genres) && release.genres.length > 0)
 }
 
 /**

@@ -1,13 +1,13 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { messages } from '@/config/messages'
-import { apiServer, networkError, rpc, useApiServer } from '@/testing/api-server'
+import { apiServer, networkError, rpc, setupApiServer } from '@/testing/api-server'
 import { range, releaseRow } from '@/testing/factories'
 import { renderPage, searchOf } from '@/testing/render-page'
 import type { Release } from '@/types/api'
 import { ExplorePage, type ExploreCardOptions } from './explore-page'
 
-useApiServer()
+setupApiServer()
 
 /** A bare card: the release cards themselves belong to the releases feature. */
 function renderRelease(release: Release, { onGenreClick }: ExploreCardOptions) {

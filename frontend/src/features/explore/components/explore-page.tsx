@@ -86,7 +86,10 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
     setStaged((s) => ({ ...s, genres: [] }))
   }
 
-  const panelGenres = useMemo(() => [...new Set([...staged.genres, ...applied.genres, ...seenGenres])].sort((a, b) => a.localeCompare(b)), [staged.genres, applied.genres, seenGenres])
+  const panelGenres = useMemo(
+    () => [...new Set([...staged.genres, ...applied.genres, ...seenGenres])].sort((a, b) => a.localeCompare(b)),
+    [staged.genres, applied.genres, seenGenres],
+  )
   const rangeLabel = EXPLORE_TIME_RANGES[timeRangeIndex(applied.timeRangeDays)].label
 
   return (
@@ -103,7 +106,16 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
               Filters
             </Button>
             <Button onClick={shuffle} disabled={loading}>
-              <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 20 20"
+                className="size-4"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              >
                 <path d="M3 6h3.5c2 0 3 1 4 3l1 2c1 2 2 3 4 3H17M14.5 11.5L17 14l-2.5 2.5M3 14h3.5c1 0 1.8-.3 2.4-.9M11.1 6.9c.6-.6 1.4-.9 2.4-.9H17M14.5 3.5L17 6l-2.5 2.5" />
               </svg>
               Shuffle
@@ -147,7 +159,7 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
           ) : releases.length === 0 ? (
             <EmptyState message={messages.empty.explore} />
           ) : (
-            <div className={cn('grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 transition-opacity', loading && 'opacity-60')}>
+            <div className={cn('grid grid-cols-1 gap-5 transition-opacity sm:grid-cols-2 lg:grid-cols-3', loading && 'opacity-60')}>
               {releases.map((release) => (
                 <div key={release.id} className="contents">
                   {renderRelease(release, { onGenreClick, activeGenres: applied.genres })}

@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { messages } from '@/config/messages'
-import { apiServer, networkError, rpc, useApiServer, writeTable } from '@/testing/api-server'
+import { apiServer, networkError, rpc, setupApiServer, writeTable } from '@/testing/api-server'
 import { labelRow, range } from '@/testing/factories'
 import { renderPage, searchOf, stubIntersectionObserver } from '@/testing/render-page'
 import { LabelsPage } from './labels-page'
 
-useApiServer()
+setupApiServer()
 
 const cards = () => screen.queryAllByRole('article')
 const pageOf = (labels: ReturnType<typeof labelRow>[], args: Record<string, unknown>) => {
@@ -92,7 +92,10 @@ describe('Labels page', () => {
   })
 
   it('reports a failed load', async () => {
-    apiServer.use(rpc('get_unfollowed_labels', networkError), rpc('count_unfollowed_labels', () => 0))
+    apiServer.use(
+      rpc('get_unfollowed_labels', networkError),
+      rpc('count_unfollowed_labels', () => 0),
+    )
     renderPage(<LabelsPage />)
     expect((await screen.findByRole('alert')).textContent).toContain(messages.load.labels('discover'))
     expect(screen.getByText(messages.empty.labelsDiscover)).toBeTruthy()

@@ -86,7 +86,15 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
             Search labels by name
           </label>
           <div className="relative">
-            <svg aria-hidden="true" viewBox="0 0 20 20" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 20 20"
+              className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-zinc-400"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+            >
               <circle cx="9" cy="9" r="5.5" />
               <path d="M13.5 13.5L17 17" />
             </svg>

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as lib from '@/lib/supabase'
 import { createQueryClient } from '@/lib/query-client'
 import { queryKeys } from '@/lib/query-keys'
-import { apiServer, rpc, useApiServer } from '@/testing/api-server'
+import { apiServer, rpc, setupApiServer } from '@/testing/api-server'
 import { releaseRow } from '@/testing/factories'
 import { testUser } from '@/testing/test-utils'
 import { prefetchLatestReleases } from './get-latest-releases'
@@ -10,7 +10,7 @@ import { prefetchLatestReleases } from './get-latest-releases'
 vi.mock('@/lib/supabase', async (importOriginal) => ({ ...(await importOriginal<typeof lib>()), getSession: vi.fn() }))
 const getSession = vi.mocked(lib.getSession)
 
-useApiServer()
+setupApiServer()
 
 describe('prefetchLatestReleases', () => {
   afterEach(() => getSession.mockReset())

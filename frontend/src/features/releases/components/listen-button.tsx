@@ -26,15 +26,22 @@ export function ListenButton({ listened, saving, onToggle, size = 'md' }: Listen
       className={cn(
         'inline-flex w-full items-center justify-center gap-1.5 rounded-lg font-medium transition-colors',
         size === 'sm' ? 'px-2 py-1 text-xs' : 'px-3 py-2 text-sm',
-        listened
-          ? 'bg-emerald-700 text-white hover:bg-emerald-800'
-          : 'border border-zinc-300 bg-white text-zinc-800 hover:border-zinc-400 hover:bg-zinc-50',
+        listened ? 'bg-emerald-700 text-white hover:bg-emerald-800' : 'border border-zinc-300 bg-white text-zinc-800 hover:border-zinc-400 hover:bg-zinc-50',
         saving && 'cursor-progress opacity-70',
         focusRing,
       )}
     >
       {listened ? (
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2.5" strokeLinecap="round" strokeLinejoin="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="size-4"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2.5"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
           <path d="M5 10.5l3 3 7-7" />
         </svg>
       ) : (

@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { messages } from '@/config/messages'
-import { apiServer, networkError, rpc, selectRows, useApiServer, writeTable } from '@/testing/api-server'
+import { apiServer, networkError, rpc, selectRows, setupApiServer, writeTable } from '@/testing/api-server'
 import { range, releaseRow } from '@/testing/factories'
 import { renderPage, stubIntersectionObserver } from '@/testing/render-page'
 import { NewReleasesFeed } from './new-releases-feed'
 
-useApiServer()
+setupApiServer()
 
 const cards = () => screen.queryAllByRole('article')
 
@@ -35,14 +35,20 @@ describe('New Releases feed', () => {
   })
 
   it('invites the user to follow labels when nothing is followed', async () => {
-    apiServer.use(selectRows('user_follow_labels', []), rpc('get_latest_releases', () => []))
+    apiServer.use(
+      selectRows('user_follow_labels', []),
+      rpc('get_latest_releases', () => []),
+    )
     renderPage(<NewReleasesFeed />)
     expect(await screen.findByText(messages.empty.feedNothingFollowed)).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Browse Labels' }).getAttribute('href')).toBe('/labels')
   })
 
   it('says there is nothing new when followed labels have no releases', async () => {
-    apiServer.use(selectRows('user_follow_labels', [{ label_id: 100 }]), rpc('get_latest_releases', () => []))
+    apiServer.use(
+      selectRows('user_follow_labels', [{ label_id: 100 }]),
+      rpc('get_latest_releases', () => []),
+    )
     renderPage(<NewReleasesFeed />)
     expect(await screen.findByText(messages.empty.feedNoReleases)).toBeTruthy()
   })

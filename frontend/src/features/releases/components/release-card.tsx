@@ -28,11 +28,23 @@ export function ReleaseCard(props: ReleaseCardProps) {
   if (compact) {
     return (
       <article aria-label={`${release.title} by ${release.artist}`} data-release-id={release.id} className="flex w-36 shrink-0 flex-col gap-2 sm:w-40">
-        <a href={release.release_url} target="_blank" rel="noopener noreferrer" className={cn('block overflow-hidden rounded-lg', focusRing)} tabIndex={-1} aria-hidden="true">
+        <a
+          href={release.release_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className={cn('block overflow-hidden rounded-lg', focusRing)}
+          tabIndex={-1}
+          aria-hidden="true"
+        >
           <CoverImage src={release.image_url} alt="" className={cn('transition-opacity', listened && 'opacity-60')} />
         </a>
         <div className="min-w-0 flex-1">
-          <a href={release.release_url} target="_blank" rel="noopener noreferrer" className={cn('line-clamp-2 text-sm font-semibold text-zinc-900', linkClasses)}>
+          <a
+            href={release.release_url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={cn('line-clamp-2 text-sm font-semibold text-zinc-900', linkClasses)}
+          >
             {release.title}
           </a>
           <p className="truncate text-xs text-zinc-600">{release.artist}</p>

@@ -10,10 +10,6 @@ export async function submitLabel(userId: string, labelUrl: string): Promise<Sub
   const existing = await selectEq('labels_to_add', 'id', { label_url: labelUrl }, 1)
   if (existing.error) return 'failed'
   if (existing.data && existing.data.length > 0) return 'already-queued'
-  const inserted = await insertRowsReturning(
-    'labels_to_add',
-    [{ label_url: labelUrl, is_processed: false, is_valid: false, user_id: userId }],
-    'id',
-  )
+  const inserted = await insertRowsReturning('labels_to_add', [{ label_url: labelUrl, is_processed: false, is_valid: false, user_id: userId }], 'id')
   return inserted.error ? 'failed' : 'submitted'
 }
