@@ -133,7 +133,7 @@ test('the Submit a label dialog works by keyboard: focus trap, Escape, focus bac
     page.evaluate(() => {
       const el = document.activeElement
       return {
-        inDialog: Boolean(el?.closest('[role="dialog"]')),
+        inDialog: Boolean(el?.closest('dialog, [role="dialog"]')),
         name: el?.getAttribute('aria-label') || el?.getAttribute('name') || el?.textContent?.trim() || el?.tagName,
       }
     })
