@@ -5,6 +5,7 @@ import { SKELETON_COUNT } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { cn } from '@/lib/cn'
 import type { CollectionLabel, Release } from '@/types/api'
+import { CheckIcon } from '@/components/ui/check-icon'
 
 interface CollectionLabelCardProps {
   label: CollectionLabel
@@ -25,18 +26,7 @@ export function CollectionLabelCard({ label, releases, renderRelease }: Collecti
       <header className="mb-4 flex min-w-0 items-center gap-2">
         {done && (
           <span className="inline-flex size-6 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-white" title="All releases listened">
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 20 20"
-              className="size-4"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.5"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-            >
-              <path d="M5 10.5l3 3 7-7" />
-            </svg>
+            <CheckIcon />
             <span className="sr-only">All releases listened</span>
           </span>
         )}

@@ -1,5 +1,6 @@
 import { focusRing } from '@/components/ui/button'
 import { cn } from '@/lib/cn'
+import { CheckIcon } from '@/components/ui/check-icon'
 
 interface ListenButtonProps {
   listened: boolean
@@ -32,18 +33,7 @@ export function ListenButton({ listened, saving, onToggle, size = 'md' }: Listen
       )}
     >
       {listened ? (
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 20 20"
-          className="size-4"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2.5"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
-          <path d="M5 10.5l3 3 7-7" />
-        </svg>
+        <CheckIcon />
       ) : (
         <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
           <circle cx="10" cy="10" r="6.5" />
