@@ -28,10 +28,7 @@ function adminURL() {
 // A key of the old project: its kid, alg, private JWK (with use and
 // key_ops, as Supabase writes them) and node KeyObject.
 function oldProjectKey(alg) {
-  const { privateKey, publicKey } =
-    alg === 'ES256'
-      ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-      : generateKeyPairSync('rsa', { modulusLength: 2048 })
+  const { privateKey, publicKey } = alg === 'ES256' ? generateKeyPairSync('ec', { namedCurve: 'P-256' }) : generateKeyPairSync('rsa', { modulusLength: 2048 })
   const kid = randomUUID()
   const jwk = { ...privateKey.export({ format: 'jwk' }), kid, alg, use: 'sig', key_ops: ['sign', 'verify'], ext: true }
   const publicJwk = { ...publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig', key_ops: ['verify'] }
@@ -172,7 +169,7 @@ test('tokens issued before the move with RS256 and ES256 keys work once the keys
   assert.equal((await asToken(forged).from('user_follow_labels').select('label_id')).status, 401)
 })
 
-test('a public key from the old project\'s JWKS verifies its tokens', async () => {
+test("a public key from the old project's JWKS verifies its tokens", async () => {
   // Hosted Supabase never lets a private key out; its JWKS is public.
   const { user } = await signUpNewUser()
   const hosted = oldProjectKey('ES256')
