@@ -42,7 +42,7 @@ func importKeys(ctx context.Context, cfg *config.Config, args []string, stdout i
 	if err != nil {
 		return err
 	}
-	parsed, err := token.ParseKeyFile(data, *kid, time.Now())
+	parsed, err := token.ParseKeyFile(data, *kid, cfg.JWTSecret, time.Now())
 	if err != nil {
 		return fmt.Errorf("keys import %s: %w", fs.Arg(0), err)
 	}

@@ -144,6 +144,18 @@ func TestKeysImport(t *testing.T) {
 		}
 	}
 
+	// Self-hosted Supabase's JWT_KEYS value as a file: its EC key imports;
+	// its oct key, JWT_SECRET itself, is left out.
+	shEC, _ := os.ReadFile(ecJWKFile(t, dir, "self-hosted", true))
+	shFile := filepath.Join(dir, "jwt_keys.json")
+	oct := `{"kty":"oct","k":"` + base64.RawURLEncoding.EncodeToString([]byte(secret)) + `","alg":"HS256"}`
+	if err := os.WriteFile(shFile, []byte("["+string(shEC)+","+oct+"]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err = runCLI(t, db.URL, "keys", "import", "--current", shFile); err != nil || strings.TrimSpace(out) != "self-hosted\tES256\tcurrent" {
+		t.Fatalf("self-hosted JWT_KEYS: %q, %v", out, err)
+	}
+
 	// JWT_KEYS: its keys are listed, and their kids are taken.
 	envKey := ecJWKFile(t, dir, "from-env", true)
 	b, _ := os.ReadFile(envKey)

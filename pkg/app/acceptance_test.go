@@ -151,7 +151,7 @@ func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		var parsed []token.ParsedKey
 		if err == nil {
-			parsed, err = token.ParseKeyFile(body, r.URL.Query().Get("kid"), time.Now())
+			parsed, err = token.ParseKeyFile(body, r.URL.Query().Get("kid"), a.Config.JWTSecret, time.Now())
 		}
 		if err == nil && r.URL.Query().Get("current") == "1" {
 			var k *token.Key

@@ -28,7 +28,7 @@ func TestJWTAPIKeysSignedByAnyKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	der, _ := x509.MarshalPKCS8PrivateKey(old)
-	parsed, err := token.ParseKeyFile(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), "old-project", e.clock.Now())
+	parsed, err := token.ParseKeyFile(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), "old-project", "", e.clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

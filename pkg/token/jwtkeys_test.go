@@ -145,9 +145,9 @@ func TestCheckShadowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same, _ := token.ParseKeyFile(mustJSON(t, m), "", time.Now())
+	same, _ := token.ParseKeyFile(mustJSON(t, m), "", "", time.Now())
 	other, _ := ecJWK(t, "shared", true)
-	different, _ := token.ParseKeyFile(mustJSON(t, other), "", time.Now())
+	different, _ := token.ParseKeyFile(mustJSON(t, other), "", "", time.Now())
 	if err := token.CheckShadowed([]*token.Key{same[0].Key}, configured); err != nil {
 		t.Errorf("the same key twice: %v", err)
 	}
@@ -161,7 +161,7 @@ func TestCheckShadowed(t *testing.T) {
 func TestResolveJWTAPIKeys(t *testing.T) {
 	t.Parallel()
 	ecMap, ecKey := ecJWK(t, "imported", true)
-	parsed, err := token.ParseKeyFile(mustJSON(t, ecMap), "", time.Now())
+	parsed, err := token.ParseKeyFile(mustJSON(t, ecMap), "", "", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,8 +64,11 @@ const maxKidLen = 200
 // public key). kid, when set, names a single key (a PEM key has no kid of
 // its own); a key without one is named by its RFC 7638 thumbprint.
 // Symmetric (oct) keys are refused: the legacy secret is JWT_SECRET, and
-// other shared secrets belong in JWT_KEYS, never in the database.
-func ParseKeyFile(data []byte, kid string, now time.Time) ([]ParsedKey, error) {
+// other shared secrets belong in JWT_KEYS, never in the database. The one
+// exception is a kid-less oct key equal to legacySecret, which self-hosted
+// Supabase's JWT_KEYS carries beside its EC key: it is JWT_SECRET, which
+// verifies anyway, so it is left out and the rest of the set imports.
+func ParseKeyFile(data []byte, kid, legacySecret string, now time.Time) ([]ParsedKey, error) {
 	data = bytes.TrimSpace(data)
 	var keys []ParsedKey
 	switch {
@@ -85,8 +88,11 @@ func ParseKeyFile(data []byte, kid string, now time.Time) ([]ParsedKey, error) {
 		}
 		var errs []error
 		for i, raw := range raws {
-			pk, err := parseJWK(raw, "", now)
+			pk, err := parseJWK(raw, legacySecret, now)
 			if err == nil && pk.Key.secret != nil {
+				if legacySecret != "" && jwkKid(raw) == "" {
+					continue // JWT_SECRET itself
+				}
 				err = errors.New("a symmetric (oct) key is not imported: set JWT_SECRET to the legacy secret, or list the key in JWT_KEYS")
 			}
 			if err != nil {
@@ -97,6 +103,9 @@ func ParseKeyFile(data []byte, kid string, now time.Time) ([]ParsedKey, error) {
 		}
 		if len(errs) > 0 {
 			return nil, errors.Join(errs...)
+		}
+		if len(keys) == 0 {
+			return nil, errors.New("no keys to import: the file holds only JWT_SECRET, which verifies anyway")
 		}
 	default:
 		return nil, ErrNotKeys

@@ -130,7 +130,7 @@ func TestImportedJWKsVerifyTokensIssuedBefore(t *testing.T) {
 		"set":   mustJSON(t, map[string]any{"keys": []any{ecMap, rsMap}}),
 		"array": mustJSON(t, []any{ecMap, rsMap}),
 	} {
-		parsed, err := token.ParseKeyFile(file, "", now)
+		parsed, err := token.ParseKeyFile(file, "", "", now)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -179,7 +179,7 @@ func TestImportedJWKsVerifyTokensIssuedBefore(t *testing.T) {
 func TestImportedKeyWithoutKidGetsItsThumbprint(t *testing.T) {
 	t.Parallel()
 	m, _ := rsaJWK(t, "", true)
-	parsed, err := token.ParseKeyFile(mustJSON(t, m), "", time.Now())
+	parsed, err := token.ParseKeyFile(mustJSON(t, m), "", "", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestImportedKeyWithoutKidGetsItsThumbprint(t *testing.T) {
 		t.Fatalf("kid = %q; want the thumbprint %q", got, b64u(sum[:]))
 	}
 	// --kid names a single key instead.
-	parsed, err = token.ParseKeyFile(mustJSON(t, m), "legacy-rsa", time.Now())
+	parsed, err = token.ParseKeyFile(mustJSON(t, m), "legacy-rsa", "", time.Now())
 	if err != nil || parsed[0].Key.ID != "legacy-rsa" {
 		t.Fatalf("with a kid: %v, %v", parsed, err)
 	}
@@ -224,7 +224,7 @@ func TestImportPEM(t *testing.T) {
 	}
 	claims := jwt.MapClaims{"sub": "u2", "role": "authenticated", "exp": time.Now().Add(time.Hour).Unix()}
 	for _, c := range cases {
-		parsed, err := token.ParseKeyFile(c.file, "pem-key", time.Now())
+		parsed, err := token.ParseKeyFile(c.file, "pem-key", "", time.Now())
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -302,7 +302,7 @@ func TestImportRefusesBadKeys(t *testing.T) {
 		{"two PEM keys", "exactly one key", append(pemOf(t, "PRIVATE KEY", pkcs8P384), pemOf(t, "PRIVATE KEY", pkcs8P384)...)},
 	}
 	for _, c := range cases {
-		_, err := token.ParseKeyFile(c.file, "", time.Now())
+		_, err := token.ParseKeyFile(c.file, "", "", time.Now())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v; want %q", c.name, err, c.want)
 			continue
@@ -314,7 +314,7 @@ func TestImportRefusesBadKeys(t *testing.T) {
 		}
 	}
 	// A kid given for a file with several keys is ambiguous.
-	if _, err := token.ParseKeyFile(mustJSON(t, []any{ecPriv, other}), "one", time.Now()); err == nil {
+	if _, err := token.ParseKeyFile(mustJSON(t, []any{ecPriv, other}), "one", "", time.Now()); err == nil {
 		t.Error("a kid for two keys was accepted")
 	}
 }
@@ -336,7 +336,7 @@ func TestSigningKeyChoice(t *testing.T) {
 	pub, _ := ecJWK(t, "pub", false)
 	parse := func(keys ...any) []token.ParsedKey {
 		t.Helper()
-		p, err := token.ParseKeyFile(mustJSON(t, keys), "", time.Now())
+		p, err := token.ParseKeyFile(mustJSON(t, keys), "", "", time.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -360,4 +360,24 @@ func with2k(m map[string]any) map[string]any {
 	out := with2(m)
 	delete(out, "key_ops")
 	return out
+}
+
+// Self-hosted Supabase's JWT_KEYS, imported as a file: the EC key is
+// stored; the kid-less oct key that is JWT_SECRET is left out (it verifies
+// anyway), while any other shared secret is refused.
+func TestImportSelfHostedJWTKeys(t *testing.T) {
+	t.Parallel()
+	ec, _ := ecJWK(t, "self-hosted-ec", true, "sign", "verify")
+	own := map[string]any{"kty": "oct", "k": b64u([]byte(secret)), "alg": "HS256"}
+	parsed, err := token.ParseKeyFile(mustJSON(t, []any{ec, own}), "", secret, time.Now())
+	if err != nil || len(parsed) != 1 || parsed[0].Key.ID != "self-hosted-ec" {
+		t.Fatalf("parsed %v, %v; want the EC key alone", parsed, err)
+	}
+	other := map[string]any{"kty": "oct", "k": b64u([]byte("some-other-shared-secret-0123456789")), "alg": "HS256"}
+	if _, err := token.ParseKeyFile(mustJSON(t, []any{ec, other}), "", secret, time.Now()); err == nil || !strings.Contains(err.Error(), "key #2") {
+		t.Fatalf("another shared secret: %v", err)
+	}
+	if _, err := token.ParseKeyFile(mustJSON(t, []any{own}), "", secret, time.Now()); err == nil || !strings.Contains(err.Error(), "only JWT_SECRET") {
+		t.Fatalf("a file of JWT_SECRET alone: %v", err)
+	}
 }

@@ -36,7 +36,7 @@ func TestStoreImportAndUse(t *testing.T) {
 	}
 	privMap, privKey := rsaJWK(t, "old-rsa", true)
 	pubMap, pubKey := ecJWK(t, "old-ec-public", false)
-	parsed, err := token.ParseKeyFile(mustJSON(t, []any{privMap, pubMap}), "", time.Now())
+	parsed, err := token.ParseKeyFile(mustJSON(t, []any{privMap, pubMap}), "", "", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestStoreImportAndUse(t *testing.T) {
 
 	// Nothing half-written: one kid already stored stops the whole import.
 	fresh, _ := ecJWK(t, "fresh", true)
-	again, _ := token.ParseKeyFile(mustJSON(t, []any{fresh, privMap}), "", time.Now())
+	again, _ := token.ParseKeyFile(mustJSON(t, []any{fresh, privMap}), "", "", time.Now())
 	if err := s.Import(ctx, []*token.Key{again[0].Key, again[1].Key}); !errors.Is(err, token.ErrDuplicateKey) {
 		t.Fatalf("importing a stored kid again: %v", err)
 	}
@@ -106,7 +106,7 @@ func TestStoreImportAndUse(t *testing.T) {
 
 	// An imported --current key signs at once.
 	cur, _ := ecJWK(t, "imported-current", true)
-	pc, _ := token.ParseKeyFile(mustJSON(t, cur), "", time.Now())
+	pc, _ := token.ParseKeyFile(mustJSON(t, cur), "", "", time.Now())
 	pc[0].Key.SignsFrom = time.Now().Add(time.Second)
 	if err := s.Import(ctx, []*token.Key{pc[0].Key}); err != nil {
 		t.Fatal(err)
