@@ -68,6 +68,32 @@ func runKeys(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		fmt.Fprintln(stdout, k.ID)
 		log.Info("the new signing key signs from now on; tokens signed before stay valid until they expire",
 			"kid", k.ID, "alg", k.Alg, "running_gateways_reload_within", cfg.SigningKeysReload)
+		warnConfiguredSigner(cfg, log)
+		return nil
+	case "import":
+		return importKeys(ctx, cfg, args[1:], stdout, log)
+	case "use":
+		if len(args) != 2 {
+			return usageError{"keys use needs the key id (kid)"}
+		}
+		if args[1] == token.LegacyKeyID(cfg.JWTSecret) {
+			return errors.New("the legacy HS256 key signs when no stored key does: revoke the stored keys that sign, or rotate")
+		}
+		store, done, err := keyStore(ctx, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer done()
+		switch err := store.Use(ctx, args[1]); {
+		case errors.Is(err, token.ErrNoSuchKey):
+			return fmt.Errorf("no stored signing key %q", args[1])
+		case err != nil:
+			return err
+		}
+		fmt.Fprintln(stdout, "signing with", args[1])
+		log.Info("the key signs from now on; tokens signed by the others stay valid",
+			"kid", args[1], "running_gateways_reload_within", cfg.SigningKeysReload)
+		warnConfiguredSigner(cfg, log)
 		return nil
 	case "revoke":
 		if len(args) != 2 {
@@ -112,18 +138,17 @@ func keyStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*token
 func printKeys(ctx context.Context, cfg *config.Config, stdout io.Writer, log *slog.Logger) error {
 	fmt.Fprintf(stdout, "ANON_KEY=%s\nSERVICE_ROLE_KEY=%s\nPUBLISHABLE_KEY=%s\nSECRET_KEY=%s\n",
 		cfg.AnonKey, cfg.ServiceRoleKey, cfg.PublishableKey, cfg.SecretKey)
-	ks := token.NewKeySet(cfg.JWTSecret)
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	var stored []*token.Key
 	store, done, err := keyStore(ctx, cfg, log)
 	if err == nil {
 		defer done()
-		var stored []*token.Key
-		if stored, err = store.Load(ctx); err == nil {
-			ks.Replace(stored)
-		}
+		stored, err = store.Load(ctx)
 	}
 	fmt.Fprintln(stdout, "\nJWT signing keys (the current key signs new tokens):")
+	ks := token.NewKeySet(cfg.JWTSecret, cfg.JWTKeys...)
+	ks.Replace(stored)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KID\tALG\tCREATED\tSTATUS")
 	cur := ks.Current()
@@ -132,9 +157,14 @@ func printKeys(ctx context.Context, cfg *config.Config, stdout io.Writer, log *s
 		if k == cur {
 			status = "current"
 		}
-		if k.Alg == token.HS256 {
+		switch {
+		case k.Configured():
+			created = "JWT_KEYS"
+		case k.Alg == token.HS256:
 			created = "JWT_SECRET"
 			status += " (legacy)"
+		case k.Signer() == nil:
+			status += " (public key only)"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", k.ID, k.Alg, created, status)
 	}

@@ -47,6 +47,10 @@ Usage:
   labelbase keys                             print the API keys (legacy JWT and sb_ keys) and signing keys
   labelbase keys rotate [--alg ES256|RS256]  add a signing key that signs from now on
   labelbase keys revoke KID                  remove a signing key: tokens it signed are refused
+  labelbase keys import [--kid KID] [--current] FILE
+                                             store the keys of a JWK, JWK set or PEM file (- for stdin):
+                                             they verify; with --current the private one signs too
+  labelbase keys use KID                     make a stored key sign from now on
   labelbase demo                             load the demo catalogue into an empty database
   labelbase crawl --once                     process queued label URLs and crawl releases once
   labelbase crawl --history                  show the last ten crawl passes

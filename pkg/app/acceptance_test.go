@@ -3,6 +3,7 @@ package app_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -138,12 +139,42 @@ func runNodeSuite(t *testing.T, script string) {
 	fmt.Fprintf(os.Stdout, "npm run %s passed against %s\n", script, srv.URL)
 }
 
-// keysAdminHandler lets the keys contract suite do what `labelbase keys
-// rotate` and `keys revoke KID` do, followed by the reload every gateway
-// runs on its own interval: POST /rotate answers the new kid, POST
-// /revoke?kid=… removes a key. It listens on loopback for this test only.
+// keysAdminHandler lets the keys contract suites do what `labelbase keys
+// rotate`, `keys revoke KID` and `keys import [--kid K] [--current] FILE`
+// do, followed by the reload every gateway runs on its own interval: POST
+// /rotate answers the new kid, POST /revoke?kid=… removes a key, POST
+// /import?kid=…&current=1 stores the keys of the body. It listens on
+// loopback for this test only.
 func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("POST /import", func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		var parsed []token.ParsedKey
+		if err == nil {
+			parsed, err = token.ParseKeyFile(body, r.URL.Query().Get("kid"), a.Config.JWTSecret, time.Now())
+		}
+		if err == nil && r.URL.Query().Get("current") == "1" {
+			var k *token.Key
+			if k, err = token.SigningKey(parsed); err == nil {
+				k.SignsFrom = time.Now()
+			}
+		}
+		if err == nil {
+			keys := make([]*token.Key, len(parsed))
+			for i, p := range parsed {
+				keys[i] = p.Key
+			}
+			err = store.Import(r.Context(), keys)
+		}
+		if err == nil {
+			err = a.ReloadKeys(r.Context())
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
 	mux.HandleFunc("POST /rotate", func(w http.ResponseWriter, r *http.Request) {
 		k, err := store.Rotate(r.Context(), token.ES256)
 		if err == nil {

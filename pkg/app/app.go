@@ -113,7 +113,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	})
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
-		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey}))
+		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
 		keys: keys, keyStore: keyStore, accessLog: accessLog}, nil
 }
@@ -124,10 +124,13 @@ func loadKeys(ctx context.Context, cfg *config.Config, pools *db.Pools) (*token.
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: signing keys: %w", err)
 	}
-	keys := token.NewKeySet(cfg.JWTSecret)
+	keys := token.NewKeySet(cfg.JWTSecret, cfg.JWTKeys...)
 	stored, err := store.Load(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: %w", err)
+	}
+	if err := token.CheckShadowed(stored, cfg.JWTKeys); err != nil {
+		return nil, nil, fmt.Errorf("app: JWT_KEYS: %w", err)
 	}
 	keys.Replace(stored)
 	return keys, store, nil

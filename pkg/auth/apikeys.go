@@ -25,6 +25,11 @@ import (
 // "Mozilla/". A request with an Origin header is a browser's too (server
 // clients such as supabase-js on Node send none), so that counts as well.
 //
+// It also accepts, with keys.Verifier set, API keys that are JWTs signed by
+// any key of the set with role anon or service_role (token.APIKeys.ResolveJWT),
+// swapping them for the configured key of their role the same way, so the
+// apikey check stays one exact comparison.
+//
 // It must run after CORS, so the refusal carries the CORS headers a web
 // page needs to read it.
 func OpaqueKeyGate(keys token.APIKeys) echo.MiddlewareFunc {
@@ -48,6 +53,10 @@ func OpaqueKeyGate(keys token.APIKeys) echo.MiddlewareFunc {
 				return next(c)
 			}
 			legacy, secret, ok := keys.Resolve(key)
+			opaque := ok
+			if !ok {
+				legacy, ok = keys.ResolveJWT(key)
+			}
 			scheme, bearer, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 			bearer = strings.TrimSpace(bearer)
 			isBearer := strings.EqualFold(scheme, "bearer")
@@ -64,7 +73,11 @@ func OpaqueKeyGate(keys token.APIKeys) echo.MiddlewareFunc {
 					q.Set("apikey", legacy)
 					r.URL.RawQuery = q.Encode()
 				}
-				if r.Header.Get("Authorization") == "" && strings.HasPrefix(p, "/rest/v1/") {
+				// An opaque key alone grants its role on /rest/v1; a JWT
+				// key alone grants anon, as the legacy keys always did
+				// (a bearer JWT, the key itself included, is verified
+				// there as it is).
+				if opaque && r.Header.Get("Authorization") == "" && strings.HasPrefix(p, "/rest/v1/") {
 					r.Header.Set("Authorization", "Bearer "+legacy)
 				}
 			}

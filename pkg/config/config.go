@@ -52,6 +52,11 @@ type Config struct {
 	// SigningKeysReload is how often a gateway re-reads the signing keys,
 	// so a rotation or revocation on another host reaches it.
 	SigningKeysReload time.Duration
+	// JWTKeys are the keys of JWT_KEYS, self-hosted Supabase's setting for
+	// GoTrue's GOTRUE_JWT_KEYS: a JSON array of JWKs, the one whose
+	// key_ops include "sign" signing, the others verifying (see
+	// token.ParseJWTKeys). Held in memory only, never stored.
+	JWTKeys []*token.Key
 
 	// Auth.
 	PasswordMinLength         int
@@ -218,6 +223,17 @@ func Load(getenv Getenv) (*Config, error) {
 		LogFormat:                 p.str("LOG_FORMAT", "text"),
 	}
 	c.validate(&p)
+	if raw := p.secret("JWT_KEYS", ""); raw != "" && len(c.JWTSecret) >= 32 {
+		keys, err := token.ParseJWTKeys(raw, c.JWTSecret)
+		if err != nil {
+			// One line per bad key, each naming it by position and kid;
+			// the messages never repeat key material.
+			for _, e := range splitJoined(err) {
+				p.fail("JWT_KEYS: %v", e)
+			}
+		}
+		c.JWTKeys = keys
+	}
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
 	}
@@ -378,6 +394,14 @@ func (c *Config) validate(p *parser) {
 	default:
 		p.fail("LOG_FORMAT must be text or json")
 	}
+}
+
+// splitJoined unpacks an errors.Join into its errors.
+func splitJoined(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func checkPostgresURL(s string) error {

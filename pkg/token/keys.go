@@ -8,10 +8,8 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"sort"
 	"sync"
 	"time"
@@ -32,11 +30,19 @@ type Key struct {
 	// ID is the key's kid, written into the header of every token it signs.
 	ID  string
 	Alg string
-	// CreatedAt orders the keys: the newest asymmetric key signs.
+	// CreatedAt is when the key was made or imported.
 	CreatedAt time.Time
+	// SignsFrom is when the key became the signer: of the keys that may
+	// sign, the one with the latest SignsFrom does. Zero for a key that
+	// only verifies (an imported key kept for the tokens issued before a
+	// move, or a key a newer one replaced).
+	SignsFrom time.Time
 
-	signer crypto.Signer // ES256, RS256
-	secret []byte        // HS256
+	signer crypto.Signer    // ES256, RS256 with the private half
+	public crypto.PublicKey // ES256, RS256, with or without the private half
+	secret []byte           // HS256
+	// configured marks a key from JWT_KEYS: fixed at start, never stored.
+	configured bool
 }
 
 // GenerateKey makes a fresh asymmetric key (ES256 on P-256, or RS256 with
@@ -61,28 +67,64 @@ func GenerateKey(alg string, now time.Time) (*Key, error) {
 	if _, err := rand.Read(id); err != nil {
 		return nil, err
 	}
-	return &Key{ID: base64.RawURLEncoding.EncodeToString(id), Alg: alg, CreatedAt: now.UTC(), signer: s}, nil
+	now = now.UTC()
+	return &Key{ID: base64.RawURLEncoding.EncodeToString(id), Alg: alg, CreatedAt: now, SignsFrom: now, signer: s, public: s.Public()}, nil
 }
 
-// NewKey wraps an existing private key, as the store reads them back.
+// NewKey wraps an existing private key, as the store reads them back. It
+// signs from createdAt on; clear SignsFrom for a key that only verifies.
 func NewKey(id, alg string, createdAt time.Time, signer crypto.Signer) (*Key, error) {
-	switch k := signer.(type) {
-	case *ecdsa.PrivateKey:
+	if signer == nil {
+		return nil, fmt.Errorf("token: key %s: no private key", id)
+	}
+	if err := checkPublic(id, alg, signer.Public()); err != nil {
+		return nil, err
+	}
+	return &Key{ID: id, Alg: alg, CreatedAt: createdAt, SignsFrom: createdAt, signer: signer, public: signer.Public()}, nil
+}
+
+// NewPublicKey wraps the public half of a key, which only verifies: what a
+// hosted Supabase project publishes of its keys.
+func NewPublicKey(id, alg string, createdAt time.Time, pub crypto.PublicKey) (*Key, error) {
+	if err := checkPublic(id, alg, pub); err != nil {
+		return nil, err
+	}
+	return &Key{ID: id, Alg: alg, CreatedAt: createdAt, public: pub}, nil
+}
+
+// checkPublic admits the asymmetric keys Labelbase signs and verifies
+// with: P-256 for ES256, RSA of 2048 bits or more for RS256.
+func checkPublic(id, alg string, pub crypto.PublicKey) error {
+	switch k := pub.(type) {
+	case *ecdsa.PublicKey:
 		if alg != ES256 || k.Curve != elliptic.P256() {
-			return nil, fmt.Errorf("token: key %s: an ECDSA key must be P-256 with alg ES256", id)
+			return fmt.Errorf("token: key %s: an ECDSA key must be P-256 with alg ES256", id)
 		}
-	case *rsa.PrivateKey:
+	case *rsa.PublicKey:
 		if alg != RS256 || k.N.BitLen() < 2048 {
-			return nil, fmt.Errorf("token: key %s: an RSA key must be at least 2048 bits with alg RS256", id)
+			return fmt.Errorf("token: key %s: an RSA key must be at least 2048 bits with alg RS256", id)
 		}
 	default:
-		return nil, fmt.Errorf("token: key %s: unsupported key type %T", id, signer)
+		return fmt.Errorf("token: key %s: unsupported key type %T", id, pub)
 	}
-	return &Key{ID: id, Alg: alg, CreatedAt: createdAt, signer: signer}, nil
+	return nil
 }
 
-// Signer is the private key, for the store to encrypt; nil for HS256.
+// Signer is the private key, for the store to encrypt; nil for HS256 and
+// for a public key.
 func (k *Key) Signer() crypto.Signer { return k.signer }
+
+// Public is the public half of an asymmetric key; nil for HS256.
+func (k *Key) Public() crypto.PublicKey { return k.public }
+
+// VerifiesOnly reports whether the key never signs.
+func (k *Key) VerifiesOnly() bool { return k.SignsFrom.IsZero() }
+
+// Configured reports whether the key comes from JWT_KEYS.
+func (k *Key) Configured() bool { return k.configured }
+
+// canSign reports whether the key holds what signing takes.
+func (k *Key) canSign() bool { return k.signer != nil || k.secret != nil }
 
 // LegacyKeyID is the kid of the HS256 key derived from secret: a digest, so
 // every gateway sharing JWT_SECRET names it the same and the secret cannot
@@ -105,21 +147,24 @@ func (k *Key) method() jwt.SigningMethod {
 
 // verifyKey is what golang-jwt verifies this key's signatures with.
 func (k *Key) verifyKey() any {
-	if k.signer != nil {
-		return k.signer.Public()
+	if k.public != nil {
+		return k.public
 	}
 	return k.secret
 }
 
 // KeySet is the gateway's signing keys: the legacy HS256 key from
-// JWT_SECRET, always present for verification, plus the asymmetric keys
-// kept in the database. The newest asymmetric key signs; with none, the
-// legacy key signs, so a JWT_SECRET-only deployment behaves as before.
+// JWT_SECRET, always present for verification, the keys JWT_KEYS names
+// (fixed at start) and the asymmetric keys kept in the database. A signing
+// key JWT_KEYS marks signs, as in GoTrue; else the stored key that became
+// the signer last; with none, the legacy key signs, so a JWT_SECRET-only
+// deployment behaves as before.
 //
 // Every gateway on one database loads the same keys (see Store), so they
 // agree on the current key and on what a revoked key means.
 type KeySet struct {
-	legacy *Key
+	legacy     *Key
+	configured []*Key
 
 	mu      sync.RWMutex
 	keys    map[string]*Key
@@ -131,27 +176,44 @@ type KeySet struct {
 	lastLoad time.Time
 }
 
-// NewKeySet returns a key set holding only the legacy key of secret.
-func NewKeySet(secret string) *KeySet {
+// NewKeySet returns a key set holding the legacy key of secret and the
+// configured keys (JWT_KEYS, see ParseJWTKeys).
+func NewKeySet(secret string, configured ...*Key) *KeySet {
 	legacy := &Key{ID: LegacyKeyID(secret), Alg: HS256, secret: []byte(secret)}
-	s := &KeySet{legacy: legacy}
+	s := &KeySet{legacy: legacy, configured: configured}
 	s.Replace(nil)
 	return s
 }
 
-// Replace swaps the asymmetric keys for keys (the legacy key stays).
+// Replace swaps the stored keys for keys. The legacy and configured keys
+// stay; a stored key whose kid JWT_KEYS names too is shadowed by it.
 func (s *KeySet) Replace(keys []*Key) {
 	m := map[string]*Key{s.legacy.ID: s.legacy}
-	current := s.legacy
 	for _, k := range keys {
-		if k.signer == nil {
-			continue
+		if k.public != nil {
+			m[k.ID] = k
 		}
+	}
+	var current *Key
+	for _, k := range s.configured {
 		m[k.ID] = k
-		if current == s.legacy || k.CreatedAt.After(current.CreatedAt) ||
-			(k.CreatedAt.Equal(current.CreatedAt) && k.ID > current.ID) {
+		if !k.VerifiesOnly() && k.canSign() {
 			current = k
 		}
+	}
+	if current == nil {
+		for _, k := range m {
+			if k.configured || k.VerifiesOnly() || !k.canSign() {
+				continue
+			}
+			if current == nil || k.SignsFrom.After(current.SignsFrom) ||
+				(k.SignsFrom.Equal(current.SignsFrom) && k.ID > current.ID) {
+				current = k
+			}
+		}
+	}
+	if current == nil {
+		current = m[s.legacy.ID]
 	}
 	s.mu.Lock()
 	s.keys, s.current = m, current
@@ -189,7 +251,10 @@ func (s *KeySet) Keys() []*Key {
 		if (out[i] == cur) != (out[j] == cur) {
 			return out[i] == cur
 		}
-		return out[i].CreatedAt.After(out[j].CreatedAt)
+		if !out[i].CreatedAt.Equal(out[j].CreatedAt) {
+			return out[i].CreatedAt.After(out[j].CreatedAt)
+		}
+		return out[i].ID < out[j].ID
 	})
 	return out
 }
@@ -266,52 +331,26 @@ func (s *KeySet) keyFunc(t *jwt.Token) (any, error) {
 	return k.verifyKey(), nil
 }
 
-// JWK is one public key in JSON Web Key form (RFC 7517, 7518).
-type JWK struct {
-	Kty    string   `json:"kty"`
-	Kid    string   `json:"kid"`
-	Alg    string   `json:"alg"`
-	Use    string   `json:"use"`
-	KeyOps []string `json:"key_ops"`
-	Crv    string   `json:"crv,omitempty"`
-	X      string   `json:"x,omitempty"`
-	Y      string   `json:"y,omitempty"`
-	N      string   `json:"n,omitempty"`
-	E      string   `json:"e,omitempty"`
-}
-
-// JWKS is the public half of every asymmetric key, as
-// /auth/v1/.well-known/jwks.json serves it. The HS256 key is never listed:
-// its "public" form would be the secret itself.
-//
-// The encoding is written here rather than taken from a JOSE library: two
-// key types and six fields do not justify a second JWT dependency beside
-// golang-jwt.
-func (s *KeySet) JWKS() []byte {
-	set := struct {
-		Keys []JWK `json:"keys"`
-	}{Keys: []JWK{}}
-	for _, k := range s.Keys() {
-		if k.signer == nil {
+// CheckShadowed refuses a stored key whose kid a configured key (JWT_KEYS)
+// names too, unless both are the same key: the configured one would
+// silently take its place, and tokens the stored one signed would fail.
+func CheckShadowed(stored, configured []*Key) error {
+	byID := map[string]*Key{}
+	for _, k := range configured {
+		byID[k.ID] = k
+	}
+	for _, k := range stored {
+		c := byID[k.ID]
+		if c == nil {
 			continue
 		}
-		j := JWK{Kid: k.ID, Alg: k.Alg, Use: "sig", KeyOps: []string{"verify"}}
-		switch pub := k.signer.Public().(type) {
-		case *ecdsa.PublicKey:
-			j.Kty, j.Crv = "EC", "P-256"
-			// The uncompressed point is 0x04 || X || Y, 32 bytes each on P-256.
-			if pt, err := pub.Bytes(); err == nil && len(pt) == 65 {
-				j.X, j.Y = b64(pt[1:33]), b64(pt[33:])
-			}
-		case *rsa.PublicKey:
-			j.Kty = "RSA"
-			j.N = b64(pub.N.Bytes())
-			j.E = b64(big.NewInt(int64(pub.E)).Bytes())
+		same := false
+		if eq, ok := c.public.(interface{ Equal(crypto.PublicKey) bool }); ok {
+			same = eq.Equal(k.public)
 		}
-		set.Keys = append(set.Keys, j)
+		if !same {
+			return fmt.Errorf("kid %q names both a stored key and a different key in JWT_KEYS; revoke one or give it another kid", k.ID)
+		}
 	}
-	b, _ := json.Marshal(set)
-	return b
+	return nil
 }
-
-func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
