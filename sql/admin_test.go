@@ -213,7 +213,7 @@ func TestAdminHiddenLabelLeavesMemberProcedures(t *testing.T) {
 	if err := c.commit(adm, `SELECT public.admin_set_label_hidden(999, true)`); err == nil {
 		t.Error("hid a label that does not exist")
 	} else {
-		requirePgError(t, err, "P0002", "No label 999")
+		requirePgError(t, err, "PT404", "No label 999")
 	}
 	if err := c.commit(adm, `SELECT public.admin_set_label_hidden(1, NULL)`); err == nil {
 		t.Error("null p_hidden accepted")
@@ -287,9 +287,9 @@ func TestAdminSubmissionQueue(t *testing.T) {
 		{`SELECT public.admin_reject_submission(2, '')`, "22023", "reason"},
 		{`SELECT public.admin_reject_submission(2, NULL)`, "22023", "reason"},
 		{`SELECT public.admin_reject_submission(3, 'late')`, "22023", "added as a label already"},
-		{`SELECT public.admin_reject_submission(99, 'x')`, "P0002", "No submission 99"},
+		{`SELECT public.admin_reject_submission(99, 'x')`, "PT404", "No submission 99"},
 		{`SELECT public.admin_retry_submission(3)`, "22023", "added as a label already"},
-		{`SELECT public.admin_retry_submission(99)`, "P0002", "No submission 99"},
+		{`SELECT public.admin_retry_submission(99)`, "PT404", "No submission 99"},
 	} {
 		if _, err := e.exec(context.Background(), adm, tc.sql); err == nil {
 			t.Errorf("%s succeeded", tc.sql)
@@ -360,7 +360,7 @@ func TestAdminCrawls(t *testing.T) {
 	if _, err := e.db.Pool.Exec(ctx, `SELECT public.admin_request_crawl(42)`); err == nil {
 		t.Error("a crawl of a missing label was requested")
 	} else {
-		requirePgError(t, err, "P0002", "No label 42")
+		requirePgError(t, err, "PT404", "No label 42")
 	}
 	var status map[string]any
 	if err := e.db.Pool.QueryRow(ctx, `SELECT public.admin_crawl_status()`).Scan(&status); err != nil {
@@ -422,7 +422,7 @@ func TestAdminMembersAndInvites(t *testing.T) {
 	}
 	requireRefused(t, signUp(ctx, e.db.Pool, "late@example.com", withCode(code2)))
 	for _, tc := range []struct{ sql, code, msg string }{
-		{`SELECT public.admin_revoke_invite(0)`, "P0002", "No invite 0"},
+		{`SELECT public.admin_revoke_invite(0)`, "PT404", "No invite 0"},
 		{`SELECT * FROM public.admin_create_invite(0)`, "22023", "p_max_uses"},
 		{`SELECT * FROM public.admin_create_invite(1, 0)`, "22023", "p_expires_in_hours"},
 		{`SELECT * FROM public.admin_create_invite(1, NULL, repeat('x', 201))`, "22023", "note"},
@@ -467,7 +467,7 @@ func TestAdminMembersAndInvites(t *testing.T) {
 	}{
 		{`SELECT public.admin_set_banned($1, true)`, a, "22023", "cannot ban themselves"},
 		{`SELECT public.admin_set_admin($1, false)`, a, "22023", "themselves"},
-		{`SELECT public.admin_set_banned($1, true)`, "00000000-0000-0000-0000-000000000000", "P0002", "No member"},
+		{`SELECT public.admin_set_banned($1, true)`, "00000000-0000-0000-0000-000000000000", "PT404", "No member"},
 		{`SELECT public.admin_set_admin($1, NULL)`, m, "22023", "p_admin"},
 	} {
 		if _, err := e.exec(ctx, adm, tc.sql, tc.arg); err == nil {

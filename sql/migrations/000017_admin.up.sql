@@ -8,6 +8,9 @@
 -- live row too, so revoking admin or banning takes effect at once; promotion
 -- takes effect with the member's next token (sign in again, or a refresh).
 --
+-- Not-found refusals use SQLSTATE PT404, PostgREST's way for SQL to choose
+-- the HTTP status (404); P0002 would be a 500 there.
+--
 -- Everything runs on what hosted Supabase provides (auth.jwt(), auth.uid(),
 -- the anon/authenticated/service_role roles); the procedures are SECURITY
 -- DEFINER because they read auth.users and private tables the caller cannot,
@@ -191,7 +194,7 @@ BEGIN
   PERFORM private.assert_admin();
   SELECT * INTO v_row FROM public.labels_to_add WHERE id = p_id FOR UPDATE;
   IF NOT FOUND THEN
-    RAISE EXCEPTION 'No submission %', coalesce(p_id::text, 'null') USING ERRCODE = 'P0002';
+    RAISE EXCEPTION 'No submission %', coalesce(p_id::text, 'null') USING ERRCODE = 'PT404';
   END IF;
   IF v_row.is_processed AND v_row.is_valid THEN
     RAISE EXCEPTION 'Submission % was added as a label already', p_id USING ERRCODE = '22023';
@@ -219,7 +222,7 @@ BEGIN
   END IF;
   SELECT * INTO v_row FROM public.labels_to_add WHERE id = p_id FOR UPDATE;
   IF NOT FOUND THEN
-    RAISE EXCEPTION 'No submission %', coalesce(p_id::text, 'null') USING ERRCODE = 'P0002';
+    RAISE EXCEPTION 'No submission %', coalesce(p_id::text, 'null') USING ERRCODE = 'PT404';
   END IF;
   IF v_row.is_processed AND v_row.is_valid THEN
     RAISE EXCEPTION 'Submission % was added as a label already; hide the label instead', p_id
@@ -303,7 +306,7 @@ DECLARE
 BEGIN
   PERFORM private.assert_admin();
   IF p_label_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM public.labels WHERE id = p_label_id) THEN
-    RAISE EXCEPTION 'No label %', p_label_id USING ERRCODE = 'P0002';
+    RAISE EXCEPTION 'No label %', p_label_id USING ERRCODE = 'PT404';
   END IF;
   v_by := CASE current_setting('role')
             WHEN 'authenticated' THEN coalesce(auth.email(), auth.uid()::text)
@@ -351,7 +354,7 @@ BEGIN
     RAISE EXCEPTION 'p_hidden must be true or false' USING ERRCODE = '22023';
   END IF;
   IF NOT EXISTS (SELECT 1 FROM public.labels WHERE id = p_label_id) THEN
-    RAISE EXCEPTION 'No label %', coalesce(p_label_id::text, 'null') USING ERRCODE = 'P0002';
+    RAISE EXCEPTION 'No label %', coalesce(p_label_id::text, 'null') USING ERRCODE = 'PT404';
   END IF;
   IF p_hidden THEN
     INSERT INTO private.hidden_labels (label_id, hidden_by)
@@ -403,7 +406,7 @@ DECLARE
 BEGIN
   SELECT u.email INTO v_email FROM auth.users u WHERE u.id = p_user_id AND u.deleted_at IS NULL;
   IF NOT FOUND THEN
-    RAISE EXCEPTION 'No member %', coalesce(p_user_id::text, 'null') USING ERRCODE = 'P0002';
+    RAISE EXCEPTION 'No member %', coalesce(p_user_id::text, 'null') USING ERRCODE = 'PT404';
   END IF;
   IF current_setting('role') = 'authenticated' AND p_user_id = auth.uid() THEN
     RAISE EXCEPTION 'Admins cannot % themselves', p_action USING ERRCODE = '22023';
@@ -547,7 +550,7 @@ BEGIN
   PERFORM private.assert_admin();
   UPDATE public.invite_codes SET revoked_at = coalesce(revoked_at, now()) WHERE id = p_id RETURNING code INTO v_code;
   IF NOT FOUND THEN
-    RAISE EXCEPTION 'No invite %', coalesce(p_id::text, 'null') USING ERRCODE = 'P0002';
+    RAISE EXCEPTION 'No invite %', coalesce(p_id::text, 'null') USING ERRCODE = 'PT404';
   END IF;
   PERFORM private.audit('revoke_invite', p_id::text, jsonb_build_object('code_prefix', left(v_code, 4)));
 END
