@@ -2,7 +2,9 @@
 // submission, hides a label and sees it gone for a member, and creates and revokes an invite.
 // Hiding a label changes what every member sees, so this file runs after the other journeys
 // (the "admin" project in playwright.config.ts).
+import { createRequire } from 'node:module'
 import type { Browser, Page } from '@playwright/test'
+import type { AxeResults } from 'axe-core'
 import {
   apiSession,
   config,
@@ -16,6 +18,7 @@ import {
   openTab,
   rpc,
   screenshot,
+  settled,
   signOut,
   signUp,
   test,
@@ -66,6 +69,7 @@ test('promote, moderate a submission, hide a label from members, create and revo
 
   // Promoted; the role reaches the token at the next sign-in.
   await promote((await apiSession(adminCreds)).userId)
+  await page.goto('/')
   await signOut(page)
   await logIn(page, adminCreds)
   await expectPath(page, '/')
@@ -146,6 +150,7 @@ test('promote, moderate a submission, hide a label from members, create and revo
 test('the console works at 360 px and by keyboard', async ({ page }) => {
   const creds = await signUp(page)
   await promote((await apiSession(creds)).userId)
+  await signOut(page)
   await page.setViewportSize(MOBILE)
   await logIn(page, creds)
   await expectPath(page, '/')
@@ -163,4 +168,34 @@ test('the console works at 360 px and by keyboard', async ({ page }) => {
   // Mobile menu carries the Admin entry.
   await page.getByRole('button', { name: 'Open menu' }).click()
   await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Admin' })).toBeVisible()
+})
+
+/** axe-core (WCAG 2.1 A/AA) on the current page: the serious and critical violations, as in a11y.spec.ts. */
+async function axeViolations(page: Page, screen: string) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') })
+  const result = await page.evaluate(() =>
+    (window as unknown as { axe: { run: (...args: unknown[]) => Promise<AxeResults> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    }),
+  )
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${screen}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+}
+
+test('every admin tab passes axe', async ({ page }) => {
+  const creds = await signUp(page)
+  await promote((await apiSession(creds)).userId)
+  await signOut(page)
+  await logIn(page, creds)
+  await expectPath(page, '/')
+  const findings: string[] = []
+  for (const tab of ['queue', 'crawls', 'labels', 'members', 'invites']) {
+    await page.goto(`/admin?tab=${tab}`)
+    await settled(page)
+    await expect(page.getByRole('tabpanel')).toBeVisible()
+    findings.push(...(await axeViolations(page, tab)))
+  }
+  expect(findings).toEqual([])
 })

@@ -219,7 +219,7 @@ describe('Admin console', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Make admin jo@example.test' }))
     expect(await screen.findByText(adminMessages.members.madeAdmin('jo@example.test'))).toBeTruthy()
     expect(promoted).toEqual([{ p_user_id: 'u2', p_admin: true }])
-    fireEvent.click(screen.getByRole('button', { name: 'Send a password-reset link to jo@example.test' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Send reset link to jo@example.test' }))
     expect(await screen.findByText(adminMessages.members.resetSent('jo@example.test'))).toBeTruthy()
     expect(recovered).toMatchObject([{ email: 'jo@example.test' }])
   })

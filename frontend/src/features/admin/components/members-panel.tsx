@@ -75,7 +75,7 @@ function MemberRow({ member: m }: { member: Member }) {
           variant="secondary"
           size="sm"
           disabled={reset.isPending}
-          aria-label={`Send a password-reset link to ${m.email}`}
+          aria-label={`Send reset link to ${m.email}`}
           onClick={() => reset.mutate(m.email, { onSuccess: () => toast.success(adminMessages.members.resetSent(m.email)), onError: fail })}
         >
           Send reset link
