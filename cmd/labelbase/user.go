@@ -147,7 +147,6 @@ type cliUser struct {
 // (public.is_admin in migration 000017, docs/admin.md).
 const adminRole = "admin"
 
-
 func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	if len(args) == 0 {
 		return usageError{"user needs one of: list, create, reset-password, ban, unban, admin, delete"}
