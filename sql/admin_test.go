@@ -75,6 +75,32 @@ func TestIsAdmin(t *testing.T) {
 	if err := e.db.Pool.QueryRow(context.Background(), `SELECT public.is_admin()`).Scan(&owner); err != nil || !owner {
 		t.Errorf("owner: %v, %v", owner, err)
 	}
+	// A login that is neither the owner nor a superuser gets nothing from the
+	// owner path, though it made no role switch either.
+	superExec(t, e.db, `CREATE ROLE admin_test_stranger LOGIN; GRANT USAGE ON SCHEMA public TO admin_test_stranger;
+		GRANT EXECUTE ON FUNCTION public.is_admin(), public.admin_request_crawl(bigint) TO admin_test_stranger`)
+	conn, err := e.db.Pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var strangerAdmin bool
+	var role string
+	if _, err := conn.Exec(context.Background(), `SET SESSION AUTHORIZATION admin_test_stranger`); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.QueryRow(context.Background(), `SELECT public.is_admin(), current_setting('role')`).Scan(&strangerAdmin, &role); err != nil ||
+		strangerAdmin || role != "none" {
+		t.Errorf("a stranger login: is_admin %v, role %q, %v", strangerAdmin, role, err)
+	}
+	if _, err := conn.Exec(context.Background(), `SELECT public.admin_request_crawl()`); err == nil {
+		t.Error("a stranger login requested a crawl")
+	} else {
+		requirePgError(t, err, "42501", "Only admins may do this")
+	}
+	if _, err := conn.Exec(context.Background(), `RESET SESSION AUTHORIZATION`); err != nil {
+		t.Fatal(err)
+	}
+	conn.Release()
 	// A ban takes the role away at once, before the token expires.
 	superExec(t, e.db, fmt.Sprintf(`UPDATE auth.users SET banned_until = now() + interval '1 hour' WHERE id = '%s'`, id))
 	if e.isAdmin(t, adm) {
