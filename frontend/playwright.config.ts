@@ -25,6 +25,12 @@ export default defineConfig({
   timeout: 120_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { outputFolder: join(artifacts, 'e2e-report'), open: 'never' }]],
+  // The admin journeys hide labels, which changes every member's lists and counts; they run
+  // after the member journeys so no count another journey reads changes under it.
+  projects: [
+    { name: 'members', testIgnore: /admin\.spec\.ts$/ },
+    { name: 'admin', testMatch: /admin\.spec\.ts$/, dependencies: ['members'] },
+  ],
   use: {
     browserName: 'chromium',
     baseURL: process.env.LABELBASE_URL,

@@ -44,6 +44,10 @@ Usage:
   labelbase user reset-password EMAIL        print a one-time password-reset link
   labelbase user ban|unban EMAIL [--for 24h] ban (default: ~100 years) or unban
   labelbase user delete EMAIL [--soft]       delete a user
+  labelbase user admin EMAIL [--revoke]      make a member an admin (app_metadata.role), or take it back
+  labelbase queue [list [--status S]]        the submission queue (pending, refused with reason, done)
+  labelbase queue retry ID                   queue a submission again; the next crawl tick processes it
+  labelbase queue reject ID --reason TEXT    refuse a submission with a reason
   labelbase keys                             print the API keys (legacy JWT and sb_ keys) and signing keys
   labelbase keys rotate [--alg ES256|RS256]  add a signing key that signs from now on
   labelbase keys revoke KID                  remove a signing key: tokens it signed are refused
@@ -97,6 +101,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runUser(ctx, rest, stdout, log)
 	case "keys":
 		return runKeys(ctx, rest, stdout, log)
+	case "queue":
+		return runQueue(ctx, rest, stdout, log)
 	case "demo":
 		return runDemo(ctx, stdout, log)
 	case "crawl":

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/auth"
@@ -137,11 +138,18 @@ type cliUser struct {
 	EmailConfirmedAt *string `json:"email_confirmed_at"`
 	LastSignInAt     *string `json:"last_sign_in_at"`
 	CreatedAt        string  `json:"created_at"`
+	AppMetadata      struct {
+		Role string `json:"role"`
+	} `json:"app_metadata"`
 }
+
+// adminRole is the app_metadata role that makes a member an admin
+// (public.is_admin in migration 000017, docs/admin.md).
+const adminRole = "admin"
 
 func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	if len(args) == 0 {
-		return usageError{"user needs one of: list, create, reset-password, ban, unban, delete"}
+		return usageError{"user needs one of: list, create, reset-password, ban, unban, admin, delete"}
 	}
 	fs := flag.NewFlagSet("user "+args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -151,6 +159,7 @@ func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	unconfirmed := fs.Bool("unconfirmed", false, "leave the email unconfirmed")
 	banFor := fs.String("for", "876000h", "ban length, a Go duration")
 	soft := fs.Bool("soft", false, "soft delete: keep the row, free the email")
+	revoke := fs.Bool("revoke", false, "user admin: take the admin role away")
 	if err := fs.Parse(args[1:]); err != nil {
 		return usageError{err.Error()}
 	}
@@ -174,7 +183,7 @@ func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		}
 	}
 	switch args[0] {
-	case "list", "create", "reset-password", "ban", "unban", "delete":
+	case "list", "create", "reset-password", "ban", "unban", "admin", "delete":
 	default:
 		return usageError{fmt.Sprintf("unknown user command %q", args[0])}
 	}
@@ -190,10 +199,15 @@ func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		if err != nil {
 			return err
 		}
+		banned, err := u.bannedIDs(ctx, out.Users)
+		if err != nil {
+			return err
+		}
 		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tEMAIL\tCONFIRMED\tLAST SIGN-IN\tCREATED")
+		fmt.Fprintln(tw, "ID\tEMAIL\tCONFIRMED\tLAST SIGN-IN\tCREATED\tADMIN\tBANNED")
 		for _, x := range out.Users {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", x.ID, x.Email, orDash(x.EmailConfirmedAt), orDash(x.LastSignInAt), x.CreatedAt)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, x.Email, orDash(x.EmailConfirmedAt), orDash(x.LastSignInAt),
+				x.CreatedAt, yesNo(x.AppMetadata.Role == adminRole), orDash(banned[x.ID]))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -218,12 +232,14 @@ func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		}
 		fmt.Fprintf(stdout, "One-time link (valid %s), send it to the member:\n%s\n", u.cfg.MailerOTPExp, link)
 		return nil
-	case "ban", "unban", "delete":
+	case "ban", "unban", "admin", "delete":
 		id, err := u.resolve(ctx, rest[0])
 		if err != nil {
 			return err
 		}
 		switch args[0] {
+		case "admin":
+			return u.setAdmin(ctx, id, rest[0], !*revoke, stdout)
 		case "ban", "unban":
 			d := *banFor
 			if args[0] == "unban" {
@@ -248,4 +264,57 @@ func orDash(s *string) string {
 		return "-"
 	}
 	return *s
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "-"
+}
+
+// bannedIDs maps the listed users who are banned now to the end of their
+// ban. The admin users API does not send banned_until, so it is read from
+// auth.users directly.
+func (u *userCLI) bannedIDs(ctx context.Context, users []cliUser) (map[string]*string, error) {
+	ids := make([]string, len(users))
+	for i, x := range users {
+		ids[i] = x.ID
+	}
+	rows, _ := u.pool.Query(ctx, `
+		SELECT id::text, CASE WHEN banned_until > now() + interval '50 years' THEN 'yes'
+		                      ELSE 'until ' || to_char(banned_until AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') || ' UTC' END
+		  FROM auth.users WHERE id::text = ANY($1) AND banned_until > now()`, ids)
+	out := map[string]*string{}
+	var id, state string
+	_, err := pgx.ForEachRow(rows, []any{&id, &state}, func() error {
+		s := state
+		out[id] = &s
+		return nil
+	})
+	return out, err
+}
+
+// setAdmin grants or revokes the admin role through the admin users API
+// (app_metadata.role, which reaches the member's next access token) and
+// writes the admin audit row the SQL procedures write.
+func (u *userCLI) setAdmin(ctx context.Context, id, who string, grant bool, stdout io.Writer) error {
+	var role any = adminRole
+	action := "grant_admin"
+	if !grant {
+		role, action = nil, "revoke_admin"
+	}
+	if _, err := u.call("PUT", "/admin/users/"+id, map[string]any{"app_metadata": map[string]any{"role": role}}, nil); err != nil {
+		return err
+	}
+	if _, err := u.pool.Exec(ctx, `SELECT private.audit($1, $2, jsonb_build_object('user_id', $3::text, 'via', 'cli'))`,
+		action, who, id); err != nil {
+		return fmt.Errorf("recording the audit row: %w", err)
+	}
+	if grant {
+		fmt.Fprintf(stdout, "%s is an admin (from their next sign-in or token refresh)\n", who)
+	} else {
+		fmt.Fprintf(stdout, "%s is no longer an admin\n", who)
+	}
+	return nil
 }

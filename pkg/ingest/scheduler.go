@@ -32,12 +32,20 @@ type Scheduler struct {
 	// now and after are the clock; tests replace them.
 	now   func() time.Time
 	after func(time.Duration) <-chan time.Time
+	// poll is how often the wait for the next pass looks for "crawl now"
+	// requests (private.crawl_requests, admin_request_crawl).
+	poll time.Duration
 }
+
+// RequestPoll is how often a waiting Scheduler looks for crawl requests: an
+// admin's "crawl now" starts within this long.
+const RequestPoll = 10 * time.Second
 
 // NewScheduler returns a Scheduler; Run starts it. opts, if given, tunes
 // its Crawler and catch-up delay.
 func NewScheduler(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts ...Options) *Scheduler {
-	s := &Scheduler{pool: pool, cfg: cfg, log: log.With("component", "ingest"), now: time.Now, after: time.After}
+	s := &Scheduler{pool: pool, cfg: cfg, log: log.With("component", "ingest"), now: time.Now, after: time.After,
+		poll: RequestPoll}
 	if len(opts) > 0 {
 		s.opts = opts[0]
 	}
@@ -75,12 +83,14 @@ func (s *Scheduler) Run(ctx context.Context) {
 		} else {
 			s.log.Info("next crawl scheduled", "at", next)
 		}
-		select {
-		case <-ctx.Done():
+		s.recordNext(ctx, next)
+		requested, ok := s.wait(ctx, s.after(next.Sub(s.now())))
+		if !ok {
 			return
-		case <-s.after(next.Sub(s.now())):
 		}
-		if retry {
+		if requested {
+			_, err = c.RunOnce(ctx, nil)
+		} else if retry {
 			// Like a catch-up: skipped if another gateway got through.
 			_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
 			if errors.Is(err, errFresh) {
@@ -90,6 +100,43 @@ func (s *Scheduler) Run(ctx context.Context) {
 			_, err = c.RunOnce(ctx, nil)
 		}
 		s.report(ctx, err)
+	}
+}
+
+// wait blocks until wake fires (false) or an admin's crawl request is
+// claimed (true); ok is false when ctx ended. Requests are claimed in one
+// statement, so of several gateways only one runs the pass they ask for.
+func (s *Scheduler) wait(ctx context.Context, wake <-chan time.Time) (requested, ok bool) {
+	tick := time.NewTicker(s.poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return false, false
+		case <-wake:
+			return false, true
+		case <-tick.C:
+			tag, err := s.pool.Exec(ctx, `UPDATE private.crawl_requests SET picked_up_at = now() WHERE picked_up_at IS NULL`)
+			if err != nil {
+				if ctx.Err() == nil {
+					s.log.Error("cannot read crawl requests", "err", err)
+				}
+				continue
+			}
+			if tag.RowsAffected() > 0 {
+				s.log.Info("crawl requested by an admin; starting a pass", "requests", tag.RowsAffected())
+				return true, true
+			}
+		}
+	}
+}
+
+// recordNext stores when the next pass is planned, for admin_crawl_status.
+func (s *Scheduler) recordNext(ctx context.Context, next time.Time) {
+	if _, err := s.pool.Exec(ctx, `
+		INSERT INTO private.crawl_schedule (id, next_at, updated_at) VALUES (true, $1, now())
+		ON CONFLICT (id) DO UPDATE SET next_at = EXCLUDED.next_at, updated_at = now()`, next); err != nil && ctx.Err() == nil {
+		s.log.Warn("cannot record the next crawl", "err", err)
 	}
 }
 

@@ -9,4 +9,5 @@ export const paths = {
   labels: { path: '/labels', getHref: () => '/labels' },
   explore: { path: '/explore', getHref: () => '/explore' },
   collection: { path: '/collection', getHref: () => '/collection' },
+  admin: { path: '/admin', getHref: () => '/admin' },
 } as const

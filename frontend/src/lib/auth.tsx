@@ -24,7 +24,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       if (!active) return
       // Token refreshes re-send the same user; keep the old object so pages do not reload.
       setState((prev) =>
-        prev.status !== 'loading' && prev.user?.id === user?.id && prev.user?.email === user?.email
+        prev.status !== 'loading' && prev.user?.id === user?.id && prev.user?.email === user?.email && prev.user?.isAdmin === user?.isAdmin
           ? prev
           : { status: user ? 'signed-in' : 'signed-out', user },
       )

@@ -18,6 +18,8 @@ export type ApiResult<T> = { data: T; error: null } | { data: null; error: ApiEr
 export interface AuthUser {
   id: string
   email: string
+  /** app_metadata.role is "admin" in the session's token: shows the console in the menu. The database still decides (public.is_admin()). */
+  isAdmin?: boolean
 }
 
 export interface AuthSession {
@@ -39,7 +41,8 @@ function supabase(): SupabaseClient<Database> {
 }
 
 function toUser(user: User | null | undefined): AuthUser | null {
-  return user ? { id: user.id, email: user.email ?? '' } : null
+  if (!user) return null
+  return user.app_metadata.role === 'admin' ? { id: user.id, email: user.email ?? '', isAdmin: true } : { id: user.id, email: user.email ?? '' }
 }
 
 function toSession(session: Session | null | undefined): AuthSession | null {

@@ -302,6 +302,38 @@ export type Database = {
     }
     Views: { [_ in never]: never }
     Functions: {
+      admin_audit_log:
+        | { Args: { p_limit?: number }; Returns: { id: number; at: string; actor: string; action: string; target: string; detail: Json }[] }
+      admin_crawl_runs:
+        | { Args: { p_limit?: number }; Returns: { id: number; started_at: string; finished_at: string; status: string; stop_reason: string; labels_checked: number; labels_valid: number; labels_invalid: number; labels_retried: number; releases_added: number; releases_updated: number; network_failures: number; parse_failures: number; error: string }[] }
+      admin_crawl_status:
+        | { Args: Record<PropertyKey, never>; Returns: Json }
+      admin_create_invite:
+        | { Args: { p_max_uses?: number; p_expires_in_hours?: number; p_note?: string }; Returns: { id: number; code: string; max_uses: number; expires_at: string; note: string }[] }
+      admin_invites:
+        | { Args: Record<PropertyKey, never>; Returns: { id: number; code: string; max_uses: number; uses: number; expires_at: string; revoked_at: string; note: string; created_at: string; status: string; used_by: string[] }[] }
+      admin_label_failures:
+        | { Args: Record<PropertyKey, never>; Returns: { label_id: number; label_name: string; url: string; reason: string; first_seen_at: string; last_seen_at: string }[] }
+      admin_labels:
+        | { Args: { p_search?: string; p_limit?: number }; Returns: { id: number; label_name: string; label_url: string; tags: string[]; hidden: boolean; crawled_at: string; parse_failure: string; followers: number }[] }
+      admin_members:
+        | { Args: { p_search?: string }; Returns: { id: string; email: string; joined_at: string; invite_code: string; invite_note: string; follows: number; banned: boolean; banned_until: string; is_admin: boolean; last_sign_in_at: string }[] }
+      admin_reject_submission:
+        | { Args: { p_id: number; p_reason: string }; Returns: undefined }
+      admin_request_crawl:
+        | { Args: { p_label_id?: number }; Returns: number }
+      admin_retry_submission:
+        | { Args: { p_id: number }; Returns: undefined }
+      admin_revoke_invite:
+        | { Args: { p_id: number }; Returns: undefined }
+      admin_set_admin:
+        | { Args: { p_user_id: string; p_admin: boolean }; Returns: undefined }
+      admin_set_banned:
+        | { Args: { p_user_id: string; p_banned: boolean }; Returns: undefined }
+      admin_set_label_hidden:
+        | { Args: { p_label_id: number; p_hidden: boolean }; Returns: undefined }
+      admin_submissions:
+        | { Args: { p_status?: string }; Returns: { id: number; label_url: string; status: string; reason: string; submitter_id: string; submitter_email: string; submitted_at: string; processed_at: string; attempts: number; last_attempt_at: string; label_id: number }[] }
       count_filtered_labels_by_listen_status:
         | { Args: { user_id_param: string; filter_type: string; search_term?: string }; Returns: number }
       count_followed_labels:
@@ -322,6 +354,8 @@ export type Database = {
         | { Args: { user_id: string; label_ids?: number[]; exclude_ids?: number[]; num_releases?: number; genre_filters?: string[]; time_range_days?: number }; Returns: { id: number; label_id: number; title: string; artist: string; release_url: string; release_date: string; image_url: string; genres: string[]; rich: boolean; listened: boolean; labels: Json }[] }
       get_unfollowed_labels:
         | { Args: { user_id_param: string; page_number: number; items_per_page: number; letter_filter?: string; tag_filter?: string; search_term?: string }; Returns: { id: number; label_name: string; label_url: string; tags: string[] }[] }
+      is_admin:
+        | { Args: Record<PropertyKey, never>; Returns: boolean }
       validate_invite_code:
         | { Args: { code_param: string }; Returns: Json }
     }

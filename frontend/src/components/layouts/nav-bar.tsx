@@ -134,6 +134,11 @@ export function NavBar() {
                     <Link to={paths.changePassword.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
                       Change Password
                     </Link>
+                    {user.isAdmin && (
+                      <Link to={paths.admin.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
+                        Admin
+                      </Link>
+                    )}
                     <button
                       type="button"
                       onClick={onSignOut}
@@ -182,6 +187,11 @@ export function NavBar() {
               <Link to={paths.changePassword.getHref()} className={mobileLink({ isActive: location.pathname === paths.changePassword.path })}>
                 Change Password
               </Link>
+              {user.isAdmin && (
+                <Link to={paths.admin.getHref()} className={mobileLink({ isActive: location.pathname === paths.admin.path })}>
+                  Admin
+                </Link>
+              )}
               <button type="button" onClick={onSignOut} className={cn(mobileLink({ isActive: false }), 'w-full text-left')}>
                 Sign Out
               </button>

@@ -1,0 +1,34 @@
+import { fireEvent, render, screen } from '@testing-library/react'
+import { createMemoryRouter, RouterProvider } from 'react-router'
+import { describe, expect, it, vi } from 'vitest'
+import { AuthContext } from '@/lib/auth'
+import type { AuthUser } from '@/lib/supabase'
+import { testUser } from '@/testing/test-utils'
+import { NavBar } from './nav-bar'
+
+function renderNav(user: AuthUser) {
+  const router = createMemoryRouter([{ path: '*', element: <NavBar /> }], { initialEntries: ['/'] })
+  render(
+    <AuthContext.Provider value={{ status: 'signed-in', user, signOut: vi.fn(async () => null) }}>
+      <RouterProvider router={router} />
+    </AuthContext.Provider>,
+  )
+}
+
+describe('NavBar', () => {
+  it('offers the admin console in both menus to an admin', () => {
+    renderNav({ ...testUser, isAdmin: true })
+    fireEvent.click(screen.getByRole('button', { name: /^Account menu for / }))
+    expect(screen.getByRole('link', { name: 'Admin' }).getAttribute('href')).toBe('/admin')
+    fireEvent.click(screen.getByRole('button', { name: 'Open menu' }))
+    expect(screen.getAllByRole('link', { name: 'Admin' })).toHaveLength(2)
+  })
+
+  it('does not offer it to a member', () => {
+    renderNav(testUser)
+    fireEvent.click(screen.getByRole('button', { name: /^Account menu for / }))
+    fireEvent.click(screen.getByRole('button', { name: 'Open menu' }))
+    expect(screen.getAllByRole('link', { name: 'Change Password' }).length).toBeGreaterThan(0)
+    expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull()
+  })
+})

@@ -1,0 +1,32 @@
+DROP FUNCTION IF EXISTS public.admin_audit_log(integer);
+DROP FUNCTION IF EXISTS public.admin_revoke_invite(bigint);
+DROP FUNCTION IF EXISTS public.admin_create_invite(integer, integer, text);
+DROP FUNCTION IF EXISTS private.new_invite_code();
+DROP FUNCTION IF EXISTS public.admin_invites();
+DROP FUNCTION IF EXISTS public.admin_set_admin(uuid, boolean);
+DROP FUNCTION IF EXISTS public.admin_set_banned(uuid, boolean);
+DROP FUNCTION IF EXISTS private.member_target(uuid, text);
+DROP FUNCTION IF EXISTS public.admin_members(text);
+DROP FUNCTION IF EXISTS public.admin_set_label_hidden(bigint, boolean);
+DROP FUNCTION IF EXISTS public.admin_labels(text, integer);
+DROP FUNCTION IF EXISTS public.admin_request_crawl(bigint);
+DROP FUNCTION IF EXISTS public.admin_label_failures();
+DROP FUNCTION IF EXISTS public.admin_crawl_status();
+DROP FUNCTION IF EXISTS public.admin_crawl_runs(integer);
+DROP FUNCTION IF EXISTS public.admin_reject_submission(bigint, text);
+DROP FUNCTION IF EXISTS public.admin_retry_submission(bigint);
+DROP FUNCTION IF EXISTS public.admin_submissions(text);
+DROP TABLE IF EXISTS private.crawl_schedule;
+DROP TABLE IF EXISTS private.crawl_requests;
+
+ALTER POLICY labels_read ON public.labels USING (true);
+ALTER POLICY releases_read ON public.releases USING (true);
+ALTER POLICY follows_select_own ON public.user_follow_labels USING (user_id = (SELECT auth.uid()));
+ALTER POLICY follows_insert_own ON public.user_follow_labels WITH CHECK (user_id = (SELECT auth.uid()));
+DROP FUNCTION IF EXISTS private.hidden_label_ids();
+DROP TABLE IF EXISTS private.hidden_labels;
+
+DROP FUNCTION IF EXISTS private.audit(text, text, jsonb);
+DROP TABLE IF EXISTS private.admin_audit;
+DROP FUNCTION IF EXISTS private.assert_admin();
+DROP FUNCTION IF EXISTS public.is_admin();
