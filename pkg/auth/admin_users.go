@@ -281,81 +281,21 @@ func (a *API) adminUpdateUser(c *echo.Context) error {
 	if err := a.decodeBody(c, &p); err != nil {
 		return err
 	}
-	if p.Phone != nil && *p.Phone != "" {
-		return unprocessable(codePhoneProviderDisabled, "Phone logins are disabled")
-	}
-	var email, hash string
-	if p.Email != nil && *p.Email != "" {
-		if email, err = normaliseEmail(*p.Email); err != nil {
-			return err
-		}
-	}
-	if p.Password != nil {
-		if err := a.checkPassword(*p.Password); err != nil {
-			return err
-		}
-		if hash, err = a.hashPassword(*p.Password); err != nil {
-			return err
-		}
-	}
-	if p.Role != nil {
-		if err := checkRole(*p.Role); err != nil {
-			return err
-		}
-	}
-	var ban *time.Time
-	if p.BanDuration != nil {
-		if ban, err = a.banUntil(*p.BanDuration); err != nil {
-			return err
-		}
+	ch, err := a.prepareChange(changeInput{Email: p.Email, Phone: p.Phone, Password: p.Password,
+		UserMeta: p.UserMetadata, AppMeta: p.AppMetadata, Confirm: p.EmailConfirm, Role: p.Role, BanDuration: p.BanDuration})
+	if err != nil {
+		return err
 	}
 	ctx := c.Request().Context()
 	cl := clientOf(c)
 	var out *user
 	err = a.tx(ctx, func(tx pgx.Tx) error {
-		now := a.now()
 		u, err := userByID(ctx, tx, id, true)
 		if err != nil {
 			return err
 		}
-		if p.UserMetadata != nil {
-			m := mergeMetadata(u.UserMetadata, p.UserMetadata)
-			if err := checkMetadata(m); err != nil {
-				return err
-			}
-			if err := updateUserMetadata(ctx, tx, id, m, now); err != nil {
-				return err
-			}
-		}
-		if p.AppMetadata != nil {
-			if err := updateAppMetadata(ctx, tx, id, mergeMetadata(u.AppMetadata, p.AppMetadata), now); err != nil {
-				return err
-			}
-		}
-		if email != "" && email != u.Email {
-			if err := updateEmail(ctx, tx, id, email, now); err != nil {
-				return emailExists(err)
-			}
-		}
-		if p.EmailConfirm != nil {
-			if err := setEmailConfirmed(ctx, tx, id, *p.EmailConfirm, now); err != nil {
-				return err
-			}
-		}
-		if hash != "" {
-			if err := updatePassword(ctx, tx, id, hash, now); err != nil {
-				return err
-			}
-		}
-		if p.Role != nil {
-			if err := updateRole(ctx, tx, id, *p.Role, now); err != nil {
-				return err
-			}
-		}
-		if p.BanDuration != nil {
-			if err := updateBan(ctx, tx, id, ban, now); err != nil {
-				return err
-			}
+		if _, err := ch.apply(ctx, tx, u, a.now()); err != nil {
+			return err
 		}
 		if out, err = userByID(ctx, tx, id, false); err != nil {
 			return err

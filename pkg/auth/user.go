@@ -104,31 +104,13 @@ func (a *API) updateUser(c *echo.Context) error {
 	if err := a.decodeBody(c, &params); err != nil {
 		return err
 	}
-	if params.Phone != nil && *params.Phone != p.user.Phone {
-		return unprocessable(codePhoneProviderDisabled, "Phone logins are disabled")
+	ch, err := a.prepareChange(changeInput{Email: params.Email, Phone: params.Phone, Password: params.Password,
+		UserMeta: params.Data, currentPhone: p.user.Phone})
+	if err != nil {
+		return err
 	}
-	var newEmail string
-	if params.Email != nil && *params.Email != "" {
-		e, err := normaliseEmail(*params.Email)
-		if err != nil {
-			return err
-		}
-		if e != p.user.Email {
-			newEmail = e
-		}
-	}
-	var hash string
-	if params.Password != nil {
-		pw := *params.Password
-		if err := a.checkPassword(pw); err != nil {
-			return err
-		}
-		if a.passwordMatches(p.user.passwordHash, pw) {
-			return unprocessable(codeSamePassword, "New password should be different from the old password.")
-		}
-		if hash, err = a.hashPassword(pw); err != nil {
-			return err
-		}
+	if params.Password != nil && a.passwordMatches(p.user.passwordHash, *params.Password) {
+		return unprocessable(codeSamePassword, "New password should be different from the old password.")
 	}
 	ctx := c.Request().Context()
 	cl := clientOf(c)
@@ -140,28 +122,11 @@ func (a *API) updateUser(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if params.Data != nil {
-			merged := mergeMetadata(u.UserMetadata, params.Data)
-			if err := checkMetadata(merged); err != nil {
-				return err
-			}
-			if err := updateUserMetadata(ctx, tx, u.ID, merged, now); err != nil {
-				return err
-			}
+		modified, err := ch.apply(ctx, tx, u, now)
+		if err != nil {
+			return err
 		}
-		if newEmail != "" {
-			if err := updateEmail(ctx, tx, u.ID, newEmail, now); err != nil {
-				var ae *apierr.Error
-				if errors.As(err, &ae) && ae.Code == codeUserAlreadyExists {
-					return unprocessable(codeEmailExists, "A user with this email address has already been registered").WithCause(err)
-				}
-				return err
-			}
-		}
-		if hash != "" {
-			if err := updatePassword(ctx, tx, u.ID, hash, now); err != nil {
-				return err
-			}
+		if ch.passwordHash != "" {
 			if p.sessionID != "" {
 				err = deleteSessions(ctx, tx, u.ID, scopeOthers, p.sessionID)
 			} else {
@@ -174,7 +139,7 @@ func (a *API) updateUser(c *echo.Context) error {
 				return err
 			}
 		}
-		if params.Data != nil || newEmail != "" {
+		if modified {
 			if err := insertAudit(ctx, tx, a.audit(u, actionUserModified, logUser, cl)); err != nil {
 				return err
 			}
@@ -183,7 +148,7 @@ func (a *API) updateUser(c *echo.Context) error {
 		return err
 	})
 	if errors.Is(err, errNotFound) {
-		return apierr.New(http.StatusNotFound, codeUserNotFound, "User not found")
+		return errUserGone()
 	}
 	if err != nil {
 		return err
