@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -355,52 +354,6 @@ func (a *API) adminDeleteUser(c *echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{})
-}
-
-type generateLinkParams struct {
-	Type       string `json:"type"`
-	Email      string `json:"email"`
-	RedirectTo string `json:"redirect_to"`
-}
-
-// adminGenerateLink handles POST /admin/generate_link for type recovery
-// (auth.admin.generateLink): the link is returned, not mailed. Other link
-// types (signup, invite, magic links, email change) have no flow here.
-func (a *API) adminGenerateLink(c *echo.Context) error {
-	act, err := a.requireAdmin(c)
-	if err != nil {
-		return err
-	}
-	var p generateLinkParams
-	if err := a.decodeBody(c, &p); err != nil {
-		return err
-	}
-	if p.Type != "recovery" {
-		return badRequest(codeValidationFailed, "Invalid link type: only recovery links are supported")
-	}
-	email, err := normaliseEmail(p.Email)
-	if err != nil {
-		return err
-	}
-	link, u, err := a.recoveryLink(c.Request().Context(), email, p.RedirectTo, clientOf(c), false, nil)
-	if errors.Is(err, errNotFound) {
-		return errAdminUserNotFound()
-	}
-	if err != nil {
-		return err
-	}
-	a.log.InfoContext(c.Request().Context(), "auth: admin generated a recovery link", "admin", act.name, "user_id", u.ID)
-	lu, _ := url.Parse(link)
-	out, err := structToMap(u)
-	if err != nil {
-		return err
-	}
-	out["action_link"] = link
-	out["email_otp"] = ""
-	out["hashed_token"] = lu.Query().Get("token")
-	out["redirect_to"] = lu.Query().Get("redirect_to")
-	out["verification_type"] = "recovery"
-	return c.JSON(http.StatusOK, out)
 }
 
 func structToMap(v any) (map[string]any, error) {

@@ -142,7 +142,14 @@ func TestRecoveryLinkExpiresAndIsReplaced(t *testing.T) {
 		t.Errorf("went to %s with %v", loc, frag)
 	}
 	// Bad requests to /verify.
-	e.do(req{method: "GET", path: "/verify?type=signup&token=x"}).expect(t, http.StatusBadRequest, codeValidationFailed)
+	// A link of another type, or of an unknown one, lands on the site with
+	// GoTrue's error triple; a link without a token is refused outright.
+	if _, frag := e.follow("http://labelbase.test/auth/v1/verify?type=signup&token=x"); frag.Get("error_code") != codeOTPExpired {
+		t.Errorf("signup link: %v", frag)
+	}
+	if _, frag := e.follow("http://labelbase.test/auth/v1/verify?type=nonsense&token=x"); frag.Get("error_code") != codeValidationFailed {
+		t.Errorf("unknown type: %v", frag)
+	}
 	e.do(req{method: "GET", path: "/verify?type=recovery"}).expect(t, http.StatusBadRequest, codeValidationFailed)
 	if _, frag := e.follow("http://labelbase.test/auth/v1/verify?type=recovery&token=" + strings.Repeat("a", 500)); frag.Get("error") != "access_denied" {
 		t.Errorf("long token: %v", frag)
@@ -163,7 +170,9 @@ func TestRecoveryVerifyOtpTokenHash(t *testing.T) {
 		expect(t, http.StatusForbidden, codeOTPExpired)
 	e.do(req{method: "POST", path: "/verify", body: map[string]any{"type": "recovery", "email": "m@example.com", "token": "123456"}}).
 		expect(t, http.StatusForbidden, codeOTPExpired)
-	e.do(req{method: "POST", path: "/verify", body: map[string]any{"type": "magiclink", "token_hash": tok}}).
+	e.do(req{method: "POST", path: "/verify", body: map[string]any{"type": "signup", "token_hash": tok}}).
+		expect(t, http.StatusForbidden, codeOTPExpired)
+	e.do(req{method: "POST", path: "/verify", body: map[string]any{"type": "nonsense", "token_hash": tok}}).
 		expect(t, http.StatusBadRequest, codeValidationFailed)
 }
 
