@@ -99,19 +99,6 @@ func takeToken(ctx context.Context, q dbtx, hash string, types []string, relates
 	return userID, typ, pkce, translate("take one-time token", err)
 }
 
-// tokenSentAt is when the user's token of kind typ was made, nil if none.
-func tokenSentAt(ctx context.Context, q dbtx, userID, typ string) (*time.Time, error) {
-	var t *time.Time
-	err := q.QueryRow(ctx, `SELECT created_at FROM auth.one_time_tokens WHERE user_id = $1::uuid AND token_type = $2`,
-		userID, typ).Scan(&t)
-	if err != nil {
-		if err = translate("read one-time token", err); err == errNotFound {
-			return nil, nil
-		}
-	}
-	return t, err
-}
-
 // hasToken reports whether the user holds a token of kind typ.
 func hasToken(ctx context.Context, q dbtx, userID, typ string) (bool, error) {
 	var ok bool
@@ -162,10 +149,25 @@ func (a *API) issue(ctx context.Context, q dbtx, u *user, t *emailToken, now tim
 	return nil
 }
 
+// sentColumnOf is the auth.users column recording when a token of a kind
+// was last mailed; it outlives the token, which is deleted when used.
+var sentColumnOf = map[string]string{
+	ottRecovery: "recovery_sent_at", ottConfirmation: "confirmation_sent_at",
+	ottEmailChangeNew: "email_change_sent_at", ottEmailChangeCurrent: "email_change_sent_at",
+	ottReauthentication: "reauthentication_sent_at",
+}
+
+// lastSent is when u was last mailed a token of kind typ, nil if never.
+func lastSent(ctx context.Context, q dbtx, userID, typ string) (*time.Time, error) {
+	var t *time.Time
+	err := q.QueryRow(ctx, `SELECT `+sentColumnOf[typ]+` FROM auth.users WHERE id = $1::uuid`, userID).Scan(&t)
+	return t, translate("read sent time", err)
+}
+
 // tooSoon returns GoTrue's 429 when u was mailed a token of kind typ
 // within SMTP_MAX_FREQUENCY.
 func (a *API) tooSoon(ctx context.Context, q dbtx, userID, typ string, now time.Time) error {
-	sent, err := tokenSentAt(ctx, q, userID, typ)
+	sent, err := lastSent(ctx, q, userID, typ)
 	if err != nil || sent == nil {
 		return err
 	}

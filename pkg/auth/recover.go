@@ -96,7 +96,7 @@ func (a *API) recoveryToken(ctx context.Context, email, redirectTo string, cl cl
 			return errNotFound
 		}
 		if throttle {
-			sent, err := tokenSentAt(ctx, tx, u.ID, ottRecovery)
+			sent, err := lastSent(ctx, tx, u.ID, ottRecovery)
 			if err != nil {
 				return err
 			}
