@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/mail"
+	"github.com/labelbase/labelbase/pkg/token"
 )
 
 var codeRE = regexp.MustCompile(`code: (\d{6})`)
@@ -102,11 +103,11 @@ func TestInviteRuleOff(t *testing.T) {
 	if r.str("access_token") == "" {
 		t.Fatalf("signup: %s", r.Body)
 	}
-	// /otp signs up an unknown address too: a confirmation, type signup.
+	// /otp signs up an unknown address too (autoconfirm: a magic link).
 	e.do(req{method: "POST", path: "/otp", body: map[string]any{"email": "otp@example.com", "data": map[string]any{"name": "O"}}}).
 		expect(t, http.StatusOK, "")
 	link, code, _ := e.mailed(in, "otp@example.com")
-	if mustQuery(t, link).Get("type") != "signup" {
+	if mustQuery(t, link).Get("type") != "magiclink" {
 		t.Fatalf("link %s", link)
 	}
 	v := e.verifyCode("otp@example.com", code, "email")
@@ -153,6 +154,14 @@ func TestSignupWithoutAutoconfirm(t *testing.T) {
 	}
 	e.do(req{method: "POST", path: "/resend", body: map[string]any{"type": "nonsense", "email": "c@example.com"}}).
 		expect(t, http.StatusBadRequest, codeValidationFailed)
+	// Without autoconfirm, /otp signs a stranger up unconfirmed and mails
+	// a confirmation (type signup), which verifyOtp type "email" takes.
+	e.do(req{method: "POST", path: "/otp", body: map[string]any{"email": "o@example.com"}}).expect(t, http.StatusOK, "")
+	olink, ocode, _ := e.mailed(in, "o@example.com")
+	if mustQuery(t, olink).Get("type") != "signup" {
+		t.Fatalf("otp link %s", olink)
+	}
+	e.verifyCode("o@example.com", ocode, "email").expect(t, http.StatusOK, "")
 	if got := e.do(req{method: "GET", path: "/settings"}).JSON["mailer_autoconfirm"]; got != false {
 		t.Errorf("settings mailer_autoconfirm = %v", got)
 	}
@@ -277,7 +286,13 @@ func TestGenerateLinkEveryType(t *testing.T) {
 	}
 	// The email changes applied (autoconfirm, one link each).
 	e.signIn("m3@example.com", "password1")
-	gen(map[string]any{"type": "magiclink", "email": "nobody@example.com"}).expect(t, http.StatusNotFound, codeUserNotFound)
+	// A magic link for an unknown address signs it up (GoTrue's rule); the
+	// other types need a user.
+	if r := gen(map[string]any{"type": "magiclink", "email": "nobody@example.com"}); r.Status != http.StatusOK ||
+		r.str("verification_type") != "signup" || r.JSON["email_confirmed_at"] != nil {
+		t.Fatalf("magiclink for a stranger: %s", r.Body)
+	}
+	gen(map[string]any{"type": "recovery", "email": "ghost@example.com"}).expect(t, http.StatusNotFound, codeUserNotFound)
 	gen(map[string]any{"type": "signup", "email": "m3@example.com", "password": "password1"}).expect(t, http.StatusUnprocessableEntity, codeEmailExists)
 	gen(map[string]any{"type": "email_change_new", "email": "m3@example.com"}).expect(t, http.StatusBadRequest, codeValidationFailed)
 	gen(map[string]any{"type": "email_change_new", "email": "m3@example.com", "new_email": "s@example.com"}).
@@ -415,5 +430,31 @@ func TestMailEndpointsDoNotTellWhoHasAnAccount(t *testing.T) {
 	}
 	if _, _, n := e.mailed(in, "pending@example.com"); n != 2 {
 		t.Fatalf("%d mails to the member, want recovery and confirmation", n)
+	}
+}
+
+// The PKCE flow works for every mailed link, not only recovery: a magic
+// link of a client that sent a code challenge redirects with ?code=, which
+// only the verifier turns into a session (amr magiclink).
+func TestMagicLinkPKCE(t *testing.T) {
+	in := mail.NewInbox(50)
+	e := setupMail(t, nil, in)
+	e.signUp("m@example.com", "password1")
+	verifier := strings.Repeat("v", 50)
+	challenge := s256(verifier)
+	e.do(req{method: "POST", path: "/otp?redirect_to=" + url.QueryEscape("http://labelbase.test/reset-password"),
+		body: map[string]any{"email": "m@example.com", "code_challenge": challenge, "code_challenge_method": "s256"}}).
+		expect(t, http.StatusOK, "")
+	link, _, _ := e.mailed(in, "m@example.com")
+	if !strings.HasPrefix(mustQuery(t, link).Get("token"), pkcePrefix) {
+		t.Fatalf("link %s", link)
+	}
+	code := e.codeFrom(link)
+	e.exchange(code, "wrong-"+verifier).expect(t, http.StatusBadRequest, codeBadCodeVerifier)
+	r := e.exchange(code, verifier)
+	r.expect(t, http.StatusOK, "")
+	v, err := token.NewVerifier(testSecret, "", e.clock.Now).Verify(r.str("access_token"))
+	if err != nil || v.Claims["amr"].([]any)[0].(map[string]any)["method"] != "magiclink" {
+		t.Fatalf("amr of %v: %v", v, err)
 	}
 }

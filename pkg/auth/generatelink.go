@@ -26,7 +26,11 @@ type generateLinkParams struct {
 // is made as the mail would carry it but returned, not mailed, with GoTrue's
 // properties beside the user: action_link, email_otp, hashed_token,
 // redirect_to and verification_type. The email is validated before the
-// type, as GoTrue does.
+// type, as GoTrue does. A magiclink for an unknown address creates the
+// user and returns a signup link, as GoTrue's does; recovery and the email
+// change types need an existing user (404 user_not_found). Unlike GoTrue's,
+// the hashed_token of email_change_new is the one its link carries (hashed
+// with the new address), so verifyOtp({token_hash}) works for every type.
 func (a *API) adminGenerateLink(c *echo.Context) error {
 	act, err := a.requireAdmin(c)
 	if err != nil {
@@ -48,6 +52,9 @@ func (a *API) adminGenerateLink(c *echo.Context) error {
 	if err := checkMetadata(p.Data); err != nil {
 		return err
 	}
+	if p.Type == "email_change_current" && !a.cfg.MailerSecureEmailChange {
+		return badRequest(codeValidationFailed, "Enable secure email change to generate link for current email")
+	}
 	var newEmail, hash string
 	if strings.HasPrefix(p.Type, "email_change") {
 		if strings.TrimSpace(p.NewEmail) == "" {
@@ -61,6 +68,8 @@ func (a *API) adminGenerateLink(c *echo.Context) error {
 		if p.Password == "" {
 			return badRequest(codeValidationFailed, "Signup requires a valid password")
 		}
+	}
+	if p.Password != "" && (p.Type == vtSignup || p.Type == vtMagicLink) {
 		if err := a.checkPassword(p.Password); err != nil {
 			return err
 		}
@@ -69,13 +78,25 @@ func (a *API) adminGenerateLink(c *echo.Context) error {
 		}
 	}
 	ctx := c.Request().Context()
-	redirect := a.referrer(c, p.RedirectTo)
+	redirect := a.referrer(c, "")
+	if a.redirectAllowed(p.RedirectTo) {
+		redirect = a.redirectTarget(p.RedirectTo)
+	}
 	cl := clientOf(c)
 	var u *user
 	var t *emailToken
 	err = a.tx(ctx, func(tx pgx.Tx) error {
 		now := a.now()
 		var err error
+		if p.Type == vtMagicLink {
+			// A magic link for an unknown address signs it up, as GoTrue's
+			// does: the link is then a confirmation (type signup).
+			if _, err := userByEmail(ctx, tx, email); errors.Is(err, errNotFound) {
+				p.Type = vtSignup
+			} else if err != nil {
+				return err
+			}
+		}
 		switch p.Type {
 		case vtInvite:
 			u, t, err = a.inviteToken(ctx, tx, email, p.Data, redirect, now)

@@ -91,7 +91,10 @@ func (a *API) otp(c *echo.Context) error {
 			if err := a.inviteRule(ctx, tx); err != nil {
 				return err
 			}
-			if u, err = insertUser(ctx, tx, newUser{Email: email, UserMetadata: p.Data, Now: now, Unconfirmed: true}); err != nil {
+			// As GoTrue: with autoconfirm the new user is confirmed and
+			// gets a magic link; without it, a confirmation.
+			if u, err = insertUser(ctx, tx, newUser{Email: email, UserMetadata: p.Data, Now: now,
+				Unconfirmed: !a.cfg.MailerAutoconfirm}); err != nil {
 				return err
 			}
 			e := a.audit(u, actionSignedUp, logTeam, cl)

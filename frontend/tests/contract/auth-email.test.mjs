@@ -85,6 +85,24 @@ test('signInWithOtp: the mailed code signs in once; the mailed link lands with a
   assert.equal((await follow(link)).frag.get('error_code'), 'otp_expired')
 })
 
+test('signInWithOtp with flowType pkce: the link redirects with a code only this client can exchange', async () => {
+  const { email } = await signUpNewUser()
+  const { url } = env()
+  const client = newClient({ auth: { flowType: 'pkce' } })
+  assert.equal((await client.auth.signInWithOtp({ email, options: { emailRedirectTo: `${url}/feed` } })).error, null)
+  const { link } = await mailed(email)
+  assert.ok(new URL(link).searchParams.get('token').startsWith('pkce_'))
+  const { loc, frag } = await follow(link)
+  assert.equal(frag.get('access_token'), null)
+  const code = loc.searchParams.get('code')
+  assert.ok(code)
+  const other = await newClient({ auth: { flowType: 'pkce' } }).auth.exchangeCodeForSession(code)
+  assert.ok(other.error, 'a client without the verifier cannot exchange the code')
+  const ex = await client.auth.exchangeCodeForSession(code)
+  assert.equal(ex.error, null)
+  assert.equal(ex.data.user.email, email)
+})
+
 test('signInWithOtp with shouldCreateUser false for an unknown address: otp_disabled', async () => {
   const { error } = await newClient().auth.signInWithOtp({ email: uniqueEmail('nobody'), options: { shouldCreateUser: false } })
   assert.equal(error?.status, 422)
