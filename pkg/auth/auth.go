@@ -74,6 +74,8 @@ type API struct {
 
 	// allowList is URI_ALLOW_LIST, compiled (redirect.go).
 	allowList []glob.Glob
+	// ottKey keys the links' tokens (onetime.go).
+	ottKey []byte
 
 	observe func(grant, outcome string)
 
@@ -136,6 +138,7 @@ func New(d Deps) (*API, error) {
 		updateLimit: limits.make("user_update", d.Config.RateLimitUserUpdate),
 		verifyLimit: limits.make("verify", d.Config.RateLimitVerify),
 		allowList:   compileAllowList(d.Config.URIAllowList),
+		ottKey:      ottKeyFrom(d.Config.JWTSecret),
 		mailer:      d.Mailer,
 		mailLimit:   limits.make("email_sent", d.Config.RateLimitEmailSent),
 		observe:     observe,

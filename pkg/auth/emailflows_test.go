@@ -58,6 +58,16 @@ func TestOTPMagicLinkAndCode(t *testing.T) {
 	if _, frag := e.follow(link); frag.Get("error_code") != codeOTPExpired {
 		t.Fatalf("used link: %v", frag)
 	}
+	// What the database holds is no link: a copy of auth.one_time_tokens
+	// does not sign anyone in.
+	e.clock.Advance(61 * time.Second)
+	e.do(req{method: "POST", path: "/otp", body: map[string]any{"email": "m@example.com"}}).expect(t, http.StatusOK, "")
+	var stored string
+	if err := e.db.Pool.QueryRow(t.Context(), `SELECT token_hash FROM auth.one_time_tokens WHERE relates_to = 'm@example.com'`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	e.do(req{method: "POST", path: "/verify", body: map[string]any{"type": "magiclink", "token_hash": stored}}).
+		expect(t, http.StatusForbidden, codeOTPExpired)
 	// Again within SMTP_MAX_FREQUENCY: GoTrue's 429, nothing mailed.
 	e.do(req{method: "POST", path: "/otp", body: map[string]any{"email": "m@example.com"}}).
 		expect(t, http.StatusTooManyRequests, codeOverEmailSendRateLimit)

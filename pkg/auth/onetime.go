@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,18 +16,22 @@ import (
 	"github.com/labelbase/labelbase/pkg/mail"
 )
 
-// One-time tokens of the email flows, kept as GoTrue keeps them (migration
-// 000018): one live token per user and kind in auth.one_time_tokens. A
-// token is a six-digit code; its hash — hex SHA-224 of the address and the
-// code, GoTrue's token_hash — is what the mailed link carries and what is
-// stored. So a member may type the code (POST /verify {email, token}) or
-// open the link (GET /verify?token=…) and both name the same row, which is
-// deleted when used: a code or link works once. A newer token of the same
-// kind replaces the older, and tokens expire after MAILER_OTP_EXP.
+// One-time tokens of the email flows, kept where GoTrue keeps them
+// (migration 000018): one live token per user and kind in
+// auth.one_time_tokens. A token is a six-digit code; the mailed link
+// carries a token derived from the address and the code, so a member may
+// type the code (POST /verify {email, token}) or open the link (GET
+// /verify?token=…) and both name the same row, which is deleted when used:
+// a code or link works once. A newer token of the same kind replaces the
+// older, and tokens expire after MAILER_OTP_EXP.
 //
-// The stored hash is enough to use a link, and six digits are few: a copy
-// of the database holds live links until they expire, as GoTrue's does.
-// Guessing online is bounded by RATE_LIMIT_VERIFY per client.
+// GoTrue derives the link's token as SHA-224(address + code) and stores it
+// as it is, so a copy of its database holds live links, and six digits are
+// quickly brute-forced offline from any unkeyed hash. Here the link's token
+// is an HMAC of address and code under a key derived from JWT_SECRET, and
+// only its SHA-256 is stored: without the secret, a copy of the database
+// yields neither a link nor a code. Guessing online is bounded by
+// RATE_LIMIT_VERIFY per client.
 
 // Token kinds (GoTrue's one_time_token_type).
 const (
@@ -66,10 +71,27 @@ func newOTP() (string, error) {
 	return fmt.Sprintf("%06d", n.Int64()), nil
 }
 
-// otpHash is GoTrue's token hash of a code sent to addr.
-func otpHash(addr, otp string) string {
-	sum := sha256.Sum224([]byte(addr + otp))
+// linkToken is the token a link carries for a code sent to addr.
+func (a *API) linkToken(addr, otp string) string {
+	m := hmac.New(sha256.New, a.ottKey)
+	m.Write([]byte(addr))
+	m.Write([]byte{0})
+	m.Write([]byte(otp))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// storedHash is how a link's token is stored and looked up.
+func storedHash(linkToken string) string {
+	sum := sha256.Sum256([]byte(linkToken))
 	return hex.EncodeToString(sum[:])
+}
+
+// ottKeyFrom derives the link-token key from JWT_SECRET, apart from every
+// other use of the secret.
+func ottKeyFrom(secret string) []byte {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("labelbase one-time tokens v1"))
+	return m.Sum(nil)
 }
 
 // putToken stores the user's token of kind typ, replacing an older one.
@@ -83,8 +105,8 @@ func putToken(ctx context.Context, q dbtx, userID, typ, hash, relatesTo string, 
 	return translate("store one-time token", err)
 }
 
-// takeToken deletes and returns the live token whose hash is hash (or its
-// PKCE form) among types, sent after notBefore; relatesTo, when set, must
+// takeToken deletes and returns the live token whose stored hash is hash
+// (or its PKCE form) among types, sent after notBefore; relatesTo, when set, must
 // be the address it was sent to. errNotFound covers unknown, used and
 // expired tokens alike.
 func takeToken(ctx context.Context, q dbtx, hash string, types []string, relatesTo string, notBefore time.Time) (userID, typ string, pkce bool, err error) {
@@ -120,7 +142,8 @@ type emailToken struct {
 	redirectTo      string
 	pkce            bool
 
-	// Filled by issue.
+	// Filled by issue: the code, the link's token (without a PKCE
+	// prefix) and the link.
 	otp, hash, link string
 }
 
@@ -130,10 +153,10 @@ func (a *API) issue(ctx context.Context, q dbtx, u *user, t *emailToken, now tim
 	if err != nil {
 		return err
 	}
-	t.otp, t.hash = otp, otpHash(t.to, otp)
-	stored := t.hash
+	t.otp, t.hash = otp, a.linkToken(t.to, otp)
+	stored, carried := storedHash(t.hash), t.hash
 	if t.pkce {
-		stored = pkcePrefix + t.hash
+		stored, carried = pkcePrefix+stored, pkcePrefix+t.hash
 	}
 	if err := putToken(ctx, q, u.ID, t.typ, stored, t.to, now); err != nil {
 		return err
@@ -143,7 +166,7 @@ func (a *API) issue(ctx context.Context, q dbtx, u *user, t *emailToken, now tim
 		if redirect == "" {
 			redirect = a.cfg.SiteURL
 		}
-		v := url.Values{"token": {stored}, "type": {t.verify}, "redirect_to": {redirect}}
+		v := url.Values{"token": {carried}, "type": {t.verify}, "redirect_to": {redirect}}
 		t.link = a.issuer + "/verify?" + v.Encode()
 	}
 	return nil

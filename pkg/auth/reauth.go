@@ -92,7 +92,7 @@ func (a *API) checkNonce(ctx context.Context, tx pgx.Tx, u *user, sessionID, non
 	if strings.TrimSpace(nonce) == "" {
 		return badRequest(codeReauthNeeded, "Password update requires reauthentication")
 	}
-	_, _, _, err := takeToken(ctx, tx, otpHash(u.Email, strings.TrimSpace(nonce)), []string{ottReauthentication},
+	_, _, _, err := takeToken(ctx, tx, storedHash(a.linkToken(u.Email, strings.TrimSpace(nonce))), []string{ottReauthentication},
 		u.Email, now.Add(-a.cfg.MailerOTPExp))
 	if errors.Is(err, errNotFound) {
 		return unprocessable(codeReauthNotValid, msgInvalidNonce)

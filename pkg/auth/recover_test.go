@@ -60,8 +60,11 @@ func TestRecoveryEndToEnd(t *testing.T) {
 		t.Fatalf("links %v in %+v", links, in.Messages())
 	}
 	tok := mustQuery(t, links[0]).Get("token")
-	if n := e.count(`SELECT count(*) FROM auth.users WHERE recovery_token = $1`, tok); n != 0 {
+	if n := e.count(`SELECT count(*) FROM auth.one_time_tokens WHERE token_hash LIKE '%' || $1 || '%'`, tok); n != 0 {
 		t.Fatal("the token is stored in the clear")
+	}
+	if n := e.count(`SELECT count(*) FROM auth.one_time_tokens WHERE token_type = 'recovery_token' AND relates_to = 'm@example.com'`); n != 1 {
+		t.Fatalf("%d stored recovery tokens", n)
 	}
 	if n := e.count(`SELECT count(*) FROM auth.audit_log_entries WHERE payload->>'action' = 'user_recovery_requested'`); n != 1 {
 		t.Errorf("%d recovery audit entries", n)
@@ -199,7 +202,7 @@ func TestRecoveryMailOff(t *testing.T) {
 	e.signUp("m@example.com", "password1")
 	r := e.do(req{method: "POST", path: "/recover", body: map[string]any{"email": "m@example.com"}})
 	r.expect(t, http.StatusOK, "")
-	if n := e.count(`SELECT count(*) FROM auth.users WHERE recovery_token IS NOT NULL`); n != 0 {
+	if n := e.count(`SELECT count(*) FROM auth.one_time_tokens`); n != 0 {
 		t.Fatal("a token was made with mail off")
 	}
 }

@@ -51,7 +51,7 @@ func (a *API) verifyGet(c *echo.Context) error {
 	}
 	target := a.referrer(c, "")
 	pkce := strings.HasPrefix(tok, pkcePrefix)
-	res, err := a.redeem(ctx, typ, strings.TrimPrefix(tok, pkcePrefix), "", clientOf(c), true)
+	res, err := a.redeem(ctx, typ, storedHash(strings.TrimPrefix(tok, pkcePrefix)), "", clientOf(c), true)
 	c.Response().Header().Set("Cache-Control", "no-store")
 	var ae *apierr.Error
 	switch {
@@ -136,7 +136,7 @@ func (a *API) verifyPost(c *echo.Context) error {
 		if p.Email != "" || p.Phone != "" || p.RedirectTo != "" {
 			return badRequest(codeValidationFailed, "Only the token_hash and type should be provided")
 		}
-		hash = strings.TrimPrefix(hash, pkcePrefix)
+		hash = storedHash(strings.TrimPrefix(hash, pkcePrefix))
 	case p.Phone != "" && p.Email == "":
 		// The phone provider is off: no user has a phone to verify.
 		if err := a.verifyLimit.check(c.Request().Context(), c.RealIP()); err != nil {
@@ -148,7 +148,7 @@ func (a *API) verifyPost(c *echo.Context) error {
 		if err != nil {
 			return unprocessable(codeValidationFailed, "Invalid email format").WithCause(err)
 		}
-		hash, relatesTo, invalid = otpHash(email, strings.ReplaceAll(p.Token, "-", "")), email, msgTokenInvalid
+		hash, relatesTo, invalid = storedHash(a.linkToken(email, strings.ReplaceAll(p.Token, "-", ""))), email, msgTokenInvalid
 	default:
 		return badRequest(codeValidationFailed, "Only an email address or phone number should be provided on verify")
 	}
@@ -181,7 +181,7 @@ type redeemed struct {
 	typ string
 }
 
-// redeem takes the token hash of verification type typ (sent to relatesTo
+// redeem takes the token (by its stored hash) of verification type typ (sent to relatesTo
 // when that is set) and applies it. pkce allows a PKCE token to yield its
 // flow state's auth code (the link); otherwise every token yields a
 // session, amr "otp", as GoTrue does.

@@ -1,12 +1,12 @@
 -- Email flows (magic links and email codes, confirmation, invites, email
--- change, reauthentication) in GoTrue's own schema, so pending links move
--- with a project between Labelbase and Supabase.
+-- change, reauthentication) in GoTrue's own tables and columns.
 --
 -- auth.one_time_tokens holds one live token per user and kind, as GoTrue's
--- table does: token_hash is GoTrue's (hex SHA-224 of the address and the
--- six-digit code, "pkce_"-prefixed for the PKCE flow), relates_to the
--- address it was mailed to. Difference from GoTrue: token_type is a checked
--- text instead of an enum type.
+-- table does, with relates_to the address it was mailed to. Differences
+-- from GoTrue: token_hash is a SHA-256 of the link's token, which is itself
+-- keyed by a secret (pkg/auth/onetime.go), so a copy of this table yields
+-- no usable link or code ("pkce_"-prefixed for the PKCE flow, as GoTrue's);
+-- token_type is a checked text instead of an enum type.
 CREATE TABLE IF NOT EXISTS auth.one_time_tokens (
     id          uuid PRIMARY KEY DEFAULT gen_random_uuid(),
     user_id     uuid NOT NULL REFERENCES auth.users (id) ON DELETE CASCADE,
