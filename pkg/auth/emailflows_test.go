@@ -468,3 +468,79 @@ func TestMagicLinkPKCE(t *testing.T) {
 		t.Fatalf("amr of %v: %v", v, err)
 	}
 }
+
+// Every endpoint that mails a link honours an allowed redirect_to (query,
+// as supabase-js sends it; generate_link's body too) and falls back to
+// SITE_URL for one that is not allowed; the link then lands there.
+func TestRedirectHonouredByEveryMailingEndpoint(t *testing.T) {
+	in := mail.NewInbox(100)
+	e := setupMail(t, map[string]string{"MAILER_AUTOCONFIRM": "false", "MAIL_DEV_INBOX": "true", "INVITE_REQUIRED": "false",
+		"SMTP_MAX_FREQUENCY": "0", "URI_ALLOW_LIST": "http://localhost:5173/**"}, in)
+	e.createUser(map[string]any{"email": "m@example.com", "password": "password1", "email_confirm": true})
+	e.createUser(map[string]any{"email": "u@example.com", "password": "password1"}) // unconfirmed
+	tok := e.signIn("m@example.com", "password1").str("access_token")
+	allowed, foreign := "http://localhost:5173/app/landing", "https://evil.example/steal"
+	for _, tc := range []struct {
+		name string
+		r    func(redirect string) req
+		to   string
+	}{
+		{"recover", func(rd string) req {
+			return req{method: "POST", path: "/recover?redirect_to=" + url.QueryEscape(rd), body: map[string]any{"email": "m@example.com"}}
+		}, "m@example.com"},
+		{"otp", func(rd string) req {
+			return req{method: "POST", path: "/otp?redirect_to=" + url.QueryEscape(rd), body: map[string]any{"email": "m@example.com"}}
+		}, "m@example.com"},
+		{"signup", func(rd string) req {
+			return req{method: "POST", path: "/signup?redirect_to=" + url.QueryEscape(rd), body: map[string]any{"email": "s" + rd[len(rd)-4:] + "@example.com", "password": "password1"}}
+		}, ""},
+		{"resend", func(rd string) req {
+			return req{method: "POST", path: "/resend?redirect_to=" + url.QueryEscape(rd), body: map[string]any{"type": "signup", "email": "u@example.com"}}
+		}, "u@example.com"},
+		{"invite", func(rd string) req {
+			return req{method: "POST", path: "/invite?redirect_to=" + url.QueryEscape(rd), bearer: e.cfg.ServiceRoleKey,
+				headers: map[string]string{"apikey": e.cfg.ServiceRoleKey}, body: map[string]any{"email": "i" + rd[len(rd)-4:] + "@example.com"}}
+		}, ""},
+		{"email change", func(rd string) req {
+			return req{method: "PUT", path: "/user?redirect_to=" + url.QueryEscape(rd), bearer: tok, body: map[string]any{"email": "n" + rd[len(rd)-4:] + "@example.com"}}
+		}, ""},
+	} {
+		for _, rd := range []string{allowed, foreign} {
+			r := tc.r(rd)
+			res := e.do(r)
+			res.expect(t, http.StatusOK, "")
+			to := tc.to
+			if to == "" {
+				to = r.body.(map[string]any)["email"].(string)
+			}
+			link, _, _ := e.mailed(in, to)
+			want := rd
+			if rd == foreign {
+				want = "http://labelbase.test"
+			}
+			if got := mustQuery(t, link).Get("redirect_to"); got != want {
+				t.Errorf("%s with %s: link redirects to %q, want %q", tc.name, rd, got, want)
+			}
+		}
+	}
+	// The link lands where it says.
+	e.do(req{method: "POST", path: "/otp?redirect_to=" + url.QueryEscape(allowed), body: map[string]any{"email": "m@example.com"}}).expect(t, http.StatusOK, "")
+	link, _, _ := e.mailed(in, "m@example.com")
+	if loc, frag := e.follow(link); loc.Host != "localhost:5173" || loc.Path != "/app/landing" || frag.Get("access_token") == "" {
+		t.Errorf("landed on %s with %v", loc, frag)
+	}
+	// generate_link takes redirect_to in the body as well.
+	for rd, want := range map[string]string{allowed: allowed, foreign: "http://labelbase.test"} {
+		g := e.admin(req{method: "POST", path: "/admin/generate_link", body: map[string]any{"type": "magiclink", "email": "m@example.com", "redirect_to": rd}})
+		g.expect(t, http.StatusOK, "")
+		if g.str("redirect_to") != want || mustQuery(t, g.str("action_link")).Get("redirect_to") != want {
+			t.Errorf("generate_link %s: %s", rd, g.Body)
+		}
+	}
+	// Without redirect_to, an allowed Referer is used, as GoTrue does.
+	e.do(req{method: "POST", path: "/otp", headers: map[string]string{"Referer": "http://localhost:5173/signin"},
+		body: map[string]any{"email": "m@example.com"}}).expect(t, http.StatusOK, "")
+	if link, _, _ := e.mailed(in, "m@example.com"); mustQuery(t, link).Get("redirect_to") != "http://localhost:5173/signin" {
+		t.Errorf("referer: %s", link)
+	}
+}
