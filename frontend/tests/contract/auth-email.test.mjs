@@ -23,7 +23,13 @@ function plainURL() {
 function plainClient() {
   return createClient(plainURL(), env().anonKey, {
     auth: { persistSession: true, storage: memoryStorage(), autoRefreshToken: false, detectSessionInUrl: false },
-    realtime: { transport: class { constructor() { throw new Error('no realtime') } } },
+    realtime: {
+      transport: class {
+        constructor() {
+          throw new Error('no realtime')
+        }
+      },
+    },
   })
 }
 
