@@ -198,17 +198,6 @@ func insertUser(ctx context.Context, q dbtx, nu newUser) (*user, error) {
 	return userByID(ctx, q, id, false)
 }
 
-// inviteRule marks tx as exempt from the invite trigger when
-// INVITE_REQUIRED is off (migration 000018); with it on, nothing is set
-// and the database checks the code.
-func (a *API) inviteRule(ctx context.Context, q dbtx) error {
-	if a.cfg.InviteRequired {
-		return nil
-	}
-	_, err := q.Exec(ctx, `SELECT set_config('labelbase.invite_required', 'off', true)`)
-	return translate("mark invite rule", err)
-}
-
 // recordSignIn stamps last_sign_in_at on the user and its email identity.
 func recordSignIn(ctx context.Context, q dbtx, userID string, now time.Time) error {
 	if _, err := q.Exec(ctx, `UPDATE auth.users SET last_sign_in_at = $2, updated_at = $2 WHERE id = $1::uuid`,
