@@ -201,6 +201,7 @@ func (a *API) Register(g *echo.Group) {
 	// Email flows, and the features Labelbase does not offer answering as
 	// GoTrue does when they are disabled (issue #20).
 	g.POST("/otp", a.otp)
+	g.POST("/magiclink", a.otp) // GoTrue's older name, still served
 	g.POST("/resend", a.resend)
 	g.GET("/reauthenticate", a.reauthenticate)
 	g.POST("/invite", a.invite)
