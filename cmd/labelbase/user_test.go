@@ -34,8 +34,8 @@ func TestUserCommands(t *testing.T) {
 	}
 	u, _ := url.Parse(link)
 	var n int
-	if err := db.Pool.QueryRow(t.Context(), `SELECT count(*) FROM auth.users WHERE recovery_token IS NOT NULL
-		AND recovery_token <> $1`, u.Query().Get("token")).Scan(&n); err != nil || n != 1 {
+	if err := db.Pool.QueryRow(t.Context(), `SELECT count(*) FROM auth.one_time_tokens
+		WHERE token_type = 'recovery_token' AND token_hash <> $1`, u.Query().Get("token")).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("stored recovery tokens: %d, %v", n, err)
 	}
 	if _, err = runCLI(t, db.URL, "user", "reset-password", "nobody@example.com"); err == nil {

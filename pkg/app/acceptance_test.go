@@ -107,6 +107,8 @@ func runNodeSuite(t *testing.T, script string) {
 	srv.Start()
 	keysAdmin := httptest.NewServer(keysAdminHandler(keyStore, a))
 	defer keysAdmin.Close()
+	plain := startPlainGateway(ctx, t, env, log)
+	defer plain.Close()
 
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
@@ -125,6 +127,7 @@ func runNodeSuite(t *testing.T, script string) {
 		"LABELBASE_SECRET_KEY="+cfg.SecretKey,
 		"LABELBASE_KEYS_ADMIN_URL="+keysAdmin.URL,
 		"LABELBASE_INVITE_CODE="+code.Code,
+		"LABELBASE_PLAIN_URL="+plain.URL,
 		"LABELBASE_ARTIFACTS="+artifacts,
 	)
 	// The runner's own report (node's, or Playwright's for the journeys)
@@ -198,4 +201,32 @@ func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	return mux
+}
+
+// startPlainGateway starts a second gateway on the same database as an
+// operator runs Labelbase for another app: no invite rule, and addresses
+// confirmed by mail (INVITE_REQUIRED=false, MAILER_AUTOCONFIRM=false). The
+// email-flow contract suite signs up and changes addresses there.
+func startPlainGateway(ctx context.Context, t *testing.T, base map[string]string, log *slog.Logger) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(nil)
+	env := map[string]string{}
+	for k, v := range base {
+		env[k] = v
+	}
+	env["SITE_URL"] = "http://" + srv.Listener.Addr().String()
+	env["INVITE_REQUIRED"] = "false"
+	env["MAILER_AUTOCONFIRM"] = "false"
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.Close)
+	srv.Config.Handler = a.Handler
+	srv.Start()
+	return srv
 }

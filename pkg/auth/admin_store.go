@@ -137,43 +137,11 @@ func softDeleteUser(ctx context.Context, q dbtx, userID string, now time.Time) e
 		encrypted_password = '', recovery_token = NULL WHERE id = $1::uuid`, userID, now); err != nil {
 		return translate("soft delete user", err)
 	}
+	if _, err := q.Exec(ctx, `DELETE FROM auth.one_time_tokens WHERE user_id = $1::uuid`, userID); err != nil {
+		return translate("soft delete user", err)
+	}
 	if _, err := q.Exec(ctx, `DELETE FROM auth.identities WHERE user_id = $1::uuid`, userID); err != nil {
 		return translate("soft delete user", err)
 	}
 	return deleteSessions(ctx, q, userID, scopeGlobal, "")
-}
-
-// setRecoveryToken stores the hash of a new recovery token; a later one
-// replaces an earlier, so only the newest link works.
-func setRecoveryToken(ctx context.Context, q dbtx, userID, hash string, now time.Time) error {
-	_, err := q.Exec(ctx, `UPDATE auth.users SET recovery_token = $2, recovery_sent_at = $3 WHERE id = $1::uuid`,
-		userID, hash, now)
-	return translate("set recovery token", err)
-}
-
-// recoverySentAt is when the user was last sent a recovery link.
-func recoverySentAt(ctx context.Context, q dbtx, userID string) (*time.Time, error) {
-	var t *time.Time
-	err := q.QueryRow(ctx, `SELECT recovery_sent_at FROM auth.users WHERE id = $1::uuid`, userID).Scan(&t)
-	return t, translate("read recovery_sent_at", err)
-}
-
-// takeRecoveryToken finds the live user holding the token hash (of either
-// flow), locks it and clears the token, so a link works once. It returns
-// errNotFound for an unknown, used or expired token alike, and whether the
-// token belongs to the PKCE flow.
-func takeRecoveryToken(ctx context.Context, q dbtx, hash string, notBefore time.Time) (*user, bool, error) {
-	var id string
-	var pkce bool
-	err := q.QueryRow(ctx, `WITH t AS (
-		  SELECT id, recovery_token FROM auth.users
-		   WHERE recovery_token IN ($1::text, $3::text || $1::text) AND recovery_sent_at > $2 AND deleted_at IS NULL
-		   FOR UPDATE)
-		UPDATE auth.users u SET recovery_token = NULL FROM t WHERE u.id = t.id
-		RETURNING u.id::text, t.recovery_token <> $1::text`, hash, notBefore, pkcePrefix).Scan(&id, &pkce)
-	if err != nil {
-		return nil, false, translate("take recovery token", err)
-	}
-	u, err := userByID(ctx, q, id, true)
-	return u, pkce, err
 }

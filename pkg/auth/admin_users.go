@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -281,81 +280,21 @@ func (a *API) adminUpdateUser(c *echo.Context) error {
 	if err := a.decodeBody(c, &p); err != nil {
 		return err
 	}
-	if p.Phone != nil && *p.Phone != "" {
-		return unprocessable(codePhoneProviderDisabled, "Phone logins are disabled")
-	}
-	var email, hash string
-	if p.Email != nil && *p.Email != "" {
-		if email, err = normaliseEmail(*p.Email); err != nil {
-			return err
-		}
-	}
-	if p.Password != nil {
-		if err := a.checkPassword(*p.Password); err != nil {
-			return err
-		}
-		if hash, err = a.hashPassword(*p.Password); err != nil {
-			return err
-		}
-	}
-	if p.Role != nil {
-		if err := checkRole(*p.Role); err != nil {
-			return err
-		}
-	}
-	var ban *time.Time
-	if p.BanDuration != nil {
-		if ban, err = a.banUntil(*p.BanDuration); err != nil {
-			return err
-		}
+	ch, err := a.prepareChange(changeInput{Email: p.Email, Phone: p.Phone, Password: p.Password,
+		UserMeta: p.UserMetadata, AppMeta: p.AppMetadata, Confirm: p.EmailConfirm, Role: p.Role, BanDuration: p.BanDuration})
+	if err != nil {
+		return err
 	}
 	ctx := c.Request().Context()
 	cl := clientOf(c)
 	var out *user
 	err = a.tx(ctx, func(tx pgx.Tx) error {
-		now := a.now()
 		u, err := userByID(ctx, tx, id, true)
 		if err != nil {
 			return err
 		}
-		if p.UserMetadata != nil {
-			m := mergeMetadata(u.UserMetadata, p.UserMetadata)
-			if err := checkMetadata(m); err != nil {
-				return err
-			}
-			if err := updateUserMetadata(ctx, tx, id, m, now); err != nil {
-				return err
-			}
-		}
-		if p.AppMetadata != nil {
-			if err := updateAppMetadata(ctx, tx, id, mergeMetadata(u.AppMetadata, p.AppMetadata), now); err != nil {
-				return err
-			}
-		}
-		if email != "" && email != u.Email {
-			if err := updateEmail(ctx, tx, id, email, now); err != nil {
-				return emailExists(err)
-			}
-		}
-		if p.EmailConfirm != nil {
-			if err := setEmailConfirmed(ctx, tx, id, *p.EmailConfirm, now); err != nil {
-				return err
-			}
-		}
-		if hash != "" {
-			if err := updatePassword(ctx, tx, id, hash, now); err != nil {
-				return err
-			}
-		}
-		if p.Role != nil {
-			if err := updateRole(ctx, tx, id, *p.Role, now); err != nil {
-				return err
-			}
-		}
-		if p.BanDuration != nil {
-			if err := updateBan(ctx, tx, id, ban, now); err != nil {
-				return err
-			}
+		if _, err := ch.apply(ctx, tx, u, a.now()); err != nil {
+			return err
 		}
 		if out, err = userByID(ctx, tx, id, false); err != nil {
 			return err
@@ -415,52 +354,6 @@ func (a *API) adminDeleteUser(c *echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]any{})
-}
-
-type generateLinkParams struct {
-	Type       string `json:"type"`
-	Email      string `json:"email"`
-	RedirectTo string `json:"redirect_to"`
-}
-
-// adminGenerateLink handles POST /admin/generate_link for type recovery
-// (auth.admin.generateLink): the link is returned, not mailed. Other link
-// types (signup, invite, magic links, email change) have no flow here.
-func (a *API) adminGenerateLink(c *echo.Context) error {
-	act, err := a.requireAdmin(c)
-	if err != nil {
-		return err
-	}
-	var p generateLinkParams
-	if err := a.decodeBody(c, &p); err != nil {
-		return err
-	}
-	if p.Type != "recovery" {
-		return badRequest(codeValidationFailed, "Invalid link type: only recovery links are supported")
-	}
-	email, err := normaliseEmail(p.Email)
-	if err != nil {
-		return err
-	}
-	link, u, err := a.recoveryLink(c.Request().Context(), email, p.RedirectTo, clientOf(c), false, nil)
-	if errors.Is(err, errNotFound) {
-		return errAdminUserNotFound()
-	}
-	if err != nil {
-		return err
-	}
-	a.log.InfoContext(c.Request().Context(), "auth: admin generated a recovery link", "admin", act.name, "user_id", u.ID)
-	lu, _ := url.Parse(link)
-	out, err := structToMap(u)
-	if err != nil {
-		return err
-	}
-	out["action_link"] = link
-	out["email_otp"] = ""
-	out["hashed_token"] = lu.Query().Get("token")
-	out["redirect_to"] = lu.Query().Get("redirect_to")
-	out["verification_type"] = "recovery"
-	return c.JSON(http.StatusOK, out)
 }
 
 func structToMap(v any) (map[string]any, error) {

@@ -6,9 +6,12 @@
 // Users, identities, sessions, refresh tokens and the audit log live in the
 // auth schema under GoTrue's table and column names, so a project can move
 // between Labelbase and Supabase with its users. Sign-up is autoconfirmed
-// (there is no mailer), and members-only: the database refuses a user whose
-// metadata lacks a usable invite code, and this package reports that as
-// invalid_invite_code.
+// unless MAILER_AUTOCONFIRM=false, when a confirmation mail goes out first;
+// the email flows (magic links and codes, invites, email change,
+// reauthentication, recovery) mail one-time tokens (onetime.go). Sign-up is
+// members-only unless INVITE_REQUIRED=false: the database refuses a user
+// whose metadata lacks a usable invite code, and this package reports that
+// as invalid_invite_code.
 package auth
 
 import (
@@ -18,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gobwas/glob"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v5"
@@ -66,6 +70,12 @@ type API struct {
 	tokenLimit  *limiter
 	signupLimit *limiter
 	updateLimit *limiter
+	verifyLimit *limiter
+
+	// allowList is URI_ALLOW_LIST, compiled (redirect.go).
+	allowList []glob.Glob
+	// ottKey keys the links' tokens (onetime.go).
+	ottKey []byte
 
 	observe func(grant, outcome string)
 
@@ -126,6 +136,9 @@ func New(d Deps) (*API, error) {
 		tokenLimit:  limits.make("token", d.Config.RateLimitToken),
 		signupLimit: limits.make("signup", d.Config.RateLimitSignup),
 		updateLimit: limits.make("user_update", d.Config.RateLimitUserUpdate),
+		verifyLimit: limits.make("verify", d.Config.RateLimitVerify),
+		allowList:   compileAllowList(d.Config.URIAllowList),
+		ottKey:      ottKeyFrom(d.Config.JWTSecret),
 		mailer:      d.Mailer,
 		mailLimit:   limits.make("email_sent", d.Config.RateLimitEmailSent),
 		observe:     observe,
@@ -158,7 +171,7 @@ func (a *API) SweepRateLimits(ctx context.Context, every time.Duration) {
 			return
 		case <-t.C:
 		}
-		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit} {
+		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit, a.verifyLimit} {
 			if err := l.sweep(ctx); err != nil && ctx.Err() == nil {
 				a.log.WarnContext(ctx, "auth: rate-limit sweep failed", "err", err)
 			}
@@ -185,6 +198,14 @@ func (a *API) Register(g *echo.Group) {
 	g.PUT("/admin/users/:id", a.adminUpdateUser)
 	g.DELETE("/admin/users/:id", a.adminDeleteUser)
 	g.POST("/admin/generate_link", a.adminGenerateLink)
+	// Email flows, and the features Labelbase does not offer answering as
+	// GoTrue does when they are disabled (issue #20).
+	g.POST("/otp", a.otp)
+	g.POST("/magiclink", a.otp) // GoTrue's older name, still served
+	g.POST("/resend", a.resend)
+	g.GET("/reauthenticate", a.reauthenticate)
+	g.POST("/invite", a.invite)
+	a.registerDisabled(g)
 }
 
 // RegisterOpen adds the routes a browser opens without an API key: the
@@ -192,6 +213,7 @@ func (a *API) Register(g *echo.Group) {
 // serves outside its key check.
 func (a *API) RegisterOpen(e *echo.Echo) {
 	e.GET("/auth/v1/verify", a.verifyGet)
+	e.GET("/auth/v1/authorize", a.authorize)
 }
 
 // tx runs fn in one transaction, committed when fn returns nil. Errors of

@@ -33,6 +33,16 @@ const (
 	codeUserNotFound          = "user_not_found"
 	codeOverRequestRateLimit  = "over_request_rate_limit"
 	codeRequestTooLarge       = "request_too_large"
+	// The features Labelbase does not offer (disabled.go, signup.go).
+	codeAnonymousProviderDisabled = "anonymous_provider_disabled"
+	codeOTPDisabled               = "otp_disabled"
+	codeEmailProviderDisabled     = "email_provider_disabled"
+	codeSAMLProviderDisabled      = "saml_provider_disabled"
+	codeManualLinkingDisabled     = "manual_linking_disabled"
+	codeProviderDisabled          = "provider_disabled"
+	codeWeb3ProviderDisabled      = "web3_provider_disabled"
+	codePasskeyDisabled           = "passkey_disabled"
+	codeOAuthServerDisabled       = "oauth_server_disabled"
 )
 
 // Messages clients are known to compare against keep GoTrue's wording.

@@ -8,20 +8,27 @@ import (
 // GoTrue's User object. supabase-js requires id, aud, app_metadata,
 // user_metadata and created_at and stores the rest verbatim.
 type user struct {
-	ID               string         `json:"id"`
-	Aud              string         `json:"aud"`
-	Role             string         `json:"role"`
-	Email            string         `json:"email"`
-	EmailConfirmedAt *time.Time     `json:"email_confirmed_at,omitempty"`
-	Phone            string         `json:"phone"`
-	ConfirmedAt      *time.Time     `json:"confirmed_at,omitempty"`
-	LastSignInAt     *time.Time     `json:"last_sign_in_at,omitempty"`
-	AppMetadata      map[string]any `json:"app_metadata"`
-	UserMetadata     map[string]any `json:"user_metadata"`
-	Identities       []identity     `json:"identities"`
-	CreatedAt        time.Time      `json:"created_at"`
-	UpdatedAt        time.Time      `json:"updated_at"`
-	IsAnonymous      bool           `json:"is_anonymous"`
+	ID               string     `json:"id"`
+	Aud              string     `json:"aud"`
+	Role             string     `json:"role"`
+	Email            string     `json:"email"`
+	EmailConfirmedAt *time.Time `json:"email_confirmed_at,omitempty"`
+	Phone            string     `json:"phone"`
+	ConfirmedAt      *time.Time `json:"confirmed_at,omitempty"`
+	// The mail state GoTrue shows: when an invite, confirmation or
+	// recovery mail went out, and a pending email change.
+	InvitedAt          *time.Time     `json:"invited_at,omitempty"`
+	ConfirmationSentAt *time.Time     `json:"confirmation_sent_at,omitempty"`
+	RecoverySentAt     *time.Time     `json:"recovery_sent_at,omitempty"`
+	NewEmail           string         `json:"new_email,omitempty"`
+	EmailChangeSentAt  *time.Time     `json:"email_change_sent_at,omitempty"`
+	LastSignInAt       *time.Time     `json:"last_sign_in_at,omitempty"`
+	AppMetadata        map[string]any `json:"app_metadata"`
+	UserMetadata       map[string]any `json:"user_metadata"`
+	Identities         []identity     `json:"identities"`
+	CreatedAt          time.Time      `json:"created_at"`
+	UpdatedAt          time.Time      `json:"updated_at"`
+	IsAnonymous        bool           `json:"is_anonymous"`
 
 	// Not sent.
 	passwordHash string

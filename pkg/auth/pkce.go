@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -86,23 +87,39 @@ func (p *pkceChallenge) verifies(verifier string) bool {
 	return subtle.ConstantTimeCompare([]byte(want), []byte(p.challenge)) == 1
 }
 
-// saveFlowState replaces the member's pending recovery flow state with a
+// methodFor is GoTrue's authentication method of a verification type,
+// recorded on the flow state and, at the exchange, as the session's amr.
+func methodFor(verifyType string) string {
+	switch verifyType {
+	case vtSignup:
+		return "email/signup"
+	case vtInvite:
+		return "invite"
+	case vtMagicLink, vtEmail:
+		return "magiclink"
+	case vtEmailChange:
+		return "email_change"
+	}
+	return methodRecovery
+}
+
+// saveFlowState replaces the member's pending flow state of method with a
 // new one for challenge. Its auth code is empty until /verify issues one.
-func saveFlowState(ctx context.Context, q dbtx, userID string, p *pkceChallenge, now time.Time) error {
+func saveFlowState(ctx context.Context, q dbtx, userID string, p *pkceChallenge, method string, now time.Time) error {
 	if _, err := q.Exec(ctx, `DELETE FROM auth.flow_state WHERE user_id = $1::uuid AND authentication_method = $2`,
-		userID, methodRecovery); err != nil {
+		userID, method); err != nil {
 		return translate("replace flow state", err)
 	}
 	_, err := q.Exec(ctx, `INSERT INTO auth.flow_state (id, user_id, auth_code, code_challenge_method, code_challenge,
 		provider_type, created_at, updated_at, authentication_method)
-		VALUES (gen_random_uuid(), $1::uuid, '', $2, $3, 'recovery', $4, $4, $5)`,
-		userID, p.method, p.challenge, now, methodRecovery)
+		VALUES (gen_random_uuid(), $1::uuid, '', $2, $3, $4, $5, $5, $4)`,
+		userID, p.method, p.challenge, method, now)
 	return translate("save flow state", err)
 }
 
-// issueAuthCode gives the member's pending recovery flow state a fresh
+// issueAuthCode gives the member's pending flow state of method a fresh
 // one-time code and returns it; errFlowStateNotFound when there is none.
-func issueAuthCode(ctx context.Context, q dbtx, userID string, now time.Time) (string, error) {
+func issueAuthCode(ctx context.Context, q dbtx, userID, method string, now time.Time) (string, error) {
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
 		return "", err
@@ -111,7 +128,7 @@ func issueAuthCode(ctx context.Context, q dbtx, userID string, now time.Time) (s
 	tag, err := q.Exec(ctx, `UPDATE auth.flow_state SET auth_code = $3, auth_code_issued_at = $4, updated_at = $4
 		WHERE id = (SELECT id FROM auth.flow_state WHERE user_id = $1::uuid AND authentication_method = $2
 		             ORDER BY created_at DESC LIMIT 1)`,
-		userID, methodRecovery, hashRecoveryToken(code), now)
+		userID, method, hashCode(code), now)
 	if err != nil {
 		return "", translate("issue auth code", err)
 	}
@@ -119,6 +136,12 @@ func issueAuthCode(ctx context.Context, q dbtx, userID string, now time.Time) (s
 		return "", errFlowStateNotFound
 	}
 	return code, nil
+}
+
+// hashCode is how auth codes are stored: SHA-256, hex.
+func hashCode(code string) string {
+	sum := sha256.Sum256([]byte(code))
+	return hex.EncodeToString(sum[:])
 }
 
 type pkceGrantParams struct {
@@ -143,12 +166,13 @@ func (a *API) pkceGrant(c *echo.Context) error {
 	var resp *sessionResponse
 	var refusal error
 	err := a.tx(ctx, func(tx pgx.Tx) error {
-		var id, userID string
+		var id, userID, method string
 		var issued *time.Time
 		ch := &pkceChallenge{}
-		err := tx.QueryRow(ctx, `SELECT id::text, user_id::text, code_challenge, code_challenge_method, auth_code_issued_at
+		err := tx.QueryRow(ctx, `SELECT id::text, user_id::text, code_challenge, code_challenge_method, auth_code_issued_at,
+			authentication_method
 			FROM auth.flow_state WHERE auth_code = $1 AND auth_code <> '' AND user_id IS NOT NULL FOR UPDATE`,
-			hashRecoveryToken(p.AuthCode)).Scan(&id, &userID, &ch.challenge, &ch.method, &issued)
+			hashCode(p.AuthCode)).Scan(&id, &userID, &ch.challenge, &ch.method, &issued, &method)
 		if err != nil {
 			return translate("find flow state", err)
 		}
@@ -180,16 +204,16 @@ func (a *API) pkceGrant(c *echo.Context) error {
 		if u, err = userByID(ctx, tx, u.ID, false); err != nil {
 			return err
 		}
-		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl, methodRecovery)
+		sid, refresh, err := createSession(ctx, tx, u.ID, now, cl, method)
 		if err != nil {
 			return err
 		}
 		e := a.audit(u, actionLogin, logAccount, cl)
-		e.Traits = map[string]any{"provider_type": "recovery"}
+		e.Traits = map[string]any{"provider_type": method}
 		if err := insertAudit(ctx, tx, e); err != nil {
 			return err
 		}
-		resp, err = a.issueSession(u, sid, refresh, methodRecovery, now, now)
+		resp, err = a.issueSession(u, sid, refresh, method, now, now)
 		return err
 	})
 	switch {

@@ -2,33 +2,25 @@ package auth
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
 
-	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/mail"
 )
 
-// Account recovery as GoTrue runs it: POST /recover mails a one-time link
-// to /verify?type=recovery, which signs the member in and redirects to the
-// site with the session in the URL fragment; the site then sets a new
-// password with PUT /user.
-//
-// Unlike GoTrue, which stores the link's token itself, only a SHA-256 of
-// the token is kept (users.recovery_token), so a leaked database copy holds
-// no usable link. A newer link replaces an older one, a used link is
-// cleared, and links expire after MAILER_OTP_EXP.
+// Account recovery as GoTrue runs it: POST /recover mails a link to
+// /verify?type=recovery and a six-digit code; either signs the member in
+// (the link redirects to the site with the session in the URL fragment, the
+// code is sent to POST /verify), and the site then sets a new password with
+// PUT /user. The token is a one-time token (onetime.go): a newer link
+// replaces an older one, a used one is gone, and they expire after
+// MAILER_OTP_EXP.
 
 const (
 	codeOverEmailSendRateLimit = "over_email_send_rate_limit"
@@ -36,7 +28,8 @@ const (
 
 	actionRecoveryRequested = "user_recovery_requested"
 
-	msgLinkInvalid = "Email link is invalid or has expired"
+	msgLinkInvalid  = "Email link is invalid or has expired"
+	msgTokenInvalid = "Token has expired or is invalid"
 )
 
 type recoverParams struct {
@@ -67,40 +60,35 @@ func (a *API) recover(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if ok, _, err := a.mailLimit.allow(c.Request().Context(), "recover"); err != nil {
+	ctx := c.Request().Context()
+	if err := a.chargeMail(ctx); err != nil {
 		return err
-	} else if !ok {
-		return apierr.New(http.StatusTooManyRequests, codeOverEmailSendRateLimit, "Email rate limit exceeded")
 	}
 	if a.mailer == nil {
-		a.log.WarnContext(c.Request().Context(), "auth: password recovery requested but mail is off (set SMTP_HOST)")
+		a.log.WarnContext(ctx, "auth: password recovery requested but mail is off (set SMTP_HOST)")
 		return c.JSON(http.StatusOK, map[string]any{})
 	}
-	ctx := c.Request().Context()
-	link, u, err := a.recoveryLink(ctx, email, c.QueryParam("redirect_to"), clientOf(c), true, pkce)
+	t, u, err := a.recoveryToken(ctx, email, a.referrer(c, ""), clientOf(c), true, pkce)
 	if err != nil && !errors.Is(err, errNotFound) {
 		return err
 	}
-	if link != "" {
-		a.sendRecoveryMail(ctx, u.Email, link)
+	if t != nil {
+		a.sendToken(ctx, mail.KindRecovery, t, u.Email, "")
 	}
 	return c.JSON(http.StatusOK, map[string]any{})
 }
 
-// recoveryLink makes a new recovery token for the member with email and
-// returns its link. throttle skips members mailed within SMTP_MAX_FREQUENCY
-// (returning "" and no error). Unknown, deleted and banned members are
-// errNotFound. With pkce, the token is marked for the PKCE flow (its
-// stored hash carries GoTrue's "pkce_" prefix) and the challenge is kept
+// recoveryToken makes a new recovery token for the member with email.
+// throttle skips members mailed within SMTP_MAX_FREQUENCY (returning nil
+// and no error). Unknown, deleted and banned members are errNotFound. With
+// pkce, the token carries GoTrue's "pkce_" prefix and the challenge is kept
 // in a flow state for /verify and the code exchange.
-func (a *API) recoveryLink(ctx context.Context, email, redirectTo string, cl client, throttle bool, pkce *pkceChallenge) (string, *user, error) {
-	tok, hash, err := newRecoveryToken()
-	if err != nil {
-		return "", nil, err
-	}
+func (a *API) recoveryToken(ctx context.Context, email, redirectTo string, cl client, throttle bool, pkce *pkceChallenge) (*emailToken, *user, error) {
 	var u *user
-	err = a.tx(ctx, func(tx pgx.Tx) error {
+	var t *emailToken
+	err := a.tx(ctx, func(tx pgx.Tx) error {
 		now := a.now()
+		var err error
 		if u, err = userByEmail(ctx, tx, email); err != nil {
 			return err
 		}
@@ -108,105 +96,66 @@ func (a *API) recoveryLink(ctx context.Context, email, redirectTo string, cl cli
 			return errNotFound
 		}
 		if throttle {
-			sent, err := recoverySentAt(ctx, tx, u.ID)
+			sent, err := lastSent(ctx, tx, u.ID, ottRecovery)
 			if err != nil {
 				return err
 			}
 			if sent != nil && now.Before(sent.Add(a.cfg.SMTPMaxFrequency)) {
-				tok = ""
 				return nil
 			}
 		}
-		stored := hash
 		if pkce != nil {
-			stored = pkcePrefix + hash
-			if err := saveFlowState(ctx, tx, u.ID, pkce, now); err != nil {
+			if err := saveFlowState(ctx, tx, u.ID, pkce, methodRecovery, now); err != nil {
 				return err
 			}
 		}
-		if err := setRecoveryToken(ctx, tx, u.ID, stored, now); err != nil {
+		t = &emailToken{typ: ottRecovery, verify: vtRecovery, to: u.Email, redirectTo: redirectTo, pkce: pkce != nil}
+		if err := a.issue(ctx, tx, u, t, now); err != nil {
+			return err
+		}
+		if err := stampSent(ctx, tx, u.ID, "recovery_sent_at", now); err != nil {
 			return err
 		}
 		return insertAudit(ctx, tx, a.audit(u, actionRecoveryRequested, logUser, cl))
 	})
-	if err != nil || tok == "" {
-		return "", u, err
+	if err != nil {
+		return nil, u, err
 	}
-	q := url.Values{"token": {tok}, "type": {"recovery"}, "redirect_to": {a.redirectTarget(redirectTo)}}
-	return issuerFor(a.cfg.SiteURL) + "/verify?" + q.Encode(), u, nil
+	return t, u, nil
 }
 
-// RecoveryLink is recoveryLink for operators (labelbase user
-// reset-password): no throttle, no mail.
+// RecoveryLink is a recovery link for operators (labelbase user
+// reset-password): no throttle, no mail. It lands on SITE_URL.
 func (a *API) RecoveryLink(ctx context.Context, email string) (string, error) {
 	e, err := normaliseEmail(email)
 	if err != nil {
 		return "", err
 	}
-	link, _, err := a.recoveryLink(ctx, e, "", client{IP: "cli"}, false, nil)
+	t, _, err := a.recoveryToken(ctx, e, "", client{IP: "cli"}, false, nil)
 	if errors.Is(err, errNotFound) {
 		return "", fmt.Errorf("no active user with email %s", e)
 	}
-	return link, err
-}
-
-func (a *API) sendRecoveryMail(reqCtx context.Context, to, link string) {
-	msg := mail.Message{
-		To:      to,
-		Subject: "Reset your Labelbase password",
-		Text: "Someone asked to reset the password of your Labelbase account.\n\n" +
-			"To choose a new password, open this link (it works once, for " + a.cfg.MailerOTPExp.String() + "):\n\n" +
-			link + "\n\nIf it was not you, ignore this mail; your password stays as it is.\n",
+	if err != nil {
+		return "", err
 	}
-	a.mailWG.Add(1)
-	go func() {
-		defer a.mailWG.Done()
-		// Not the request's deadline (the mail outlives the response), but
-		// its values: the failure is logged with the request id.
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(reqCtx), 30*time.Second)
-		defer cancel()
-		if err := a.mailer.Send(ctx, msg); err != nil {
-			a.log.ErrorContext(ctx, "auth: sending recovery mail failed", "err", err)
-		}
-	}()
+	return t.link, nil
 }
 
-// WaitMail waits for recovery mails in flight (tests, shutdown).
+// WaitMail waits for mails in flight (tests, shutdown).
 func (a *API) WaitMail() { a.mailWG.Wait() }
 
-// redirectTarget is redirect_to when it points at the site (same scheme and
-// host as SITE_URL), else SITE_URL, so a link cannot send a session to
-// another origin.
-func (a *API) redirectTarget(raw string) string {
-	site := a.cfg.SiteURL
-	if raw == "" {
-		return site
-	}
-	u, err := url.Parse(raw)
-	s, serr := url.Parse(site)
-	if err != nil || serr != nil || u.Scheme != s.Scheme || u.Host != s.Host {
-		return site
-	}
-	u.Fragment = ""
-	return u.String()
-}
-
-// newRecoveryToken returns a random token for the link and its hash for
-// the database.
-func newRecoveryToken() (tok, hash string, err error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", "", err
-	}
-	tok = base64.RawURLEncoding.EncodeToString(b)
-	return tok, hashRecoveryToken(tok), nil
-}
-
-// pkcePrefix marks a stored recovery token of the PKCE flow, as GoTrue
-// marks its token hashes.
+// pkcePrefix marks a stored token of the PKCE flow, as GoTrue marks them.
 const pkcePrefix = "pkce_"
 
-func hashRecoveryToken(tok string) string {
-	sum := sha256.Sum256([]byte(tok))
-	return hex.EncodeToString(sum[:])
+// sentColumns are the auth.users columns stampSent may set.
+var sentColumns = map[string]bool{"recovery_sent_at": true, "confirmation_sent_at": true,
+	"email_change_sent_at": true, "reauthentication_sent_at": true, "invited_at": true}
+
+// stampSent records when a mail of the user went out, in GoTrue's column.
+func stampSent(ctx context.Context, q dbtx, userID, column string, now time.Time) error {
+	if !sentColumns[column] {
+		return fmt.Errorf("auth: no such sent column %q", column)
+	}
+	_, err := q.Exec(ctx, `UPDATE auth.users SET `+column+` = $2 WHERE id = $1::uuid`, userID, now)
+	return translate("stamp "+column, err)
 }

@@ -15,8 +15,8 @@ var externalProviders = []string{
 	"slack", "slack_oidc", "spotify", "twitch", "twitter", "workos", "zoom",
 }
 
-// settings handles GET /settings in GoTrue's shape. mailer_autoconfirm is
-// always true: there is no mailer and sign-ups get a session at once.
+// settings handles GET /settings in GoTrue's shape: email is the only
+// provider; mailer_autoconfirm is MAILER_AUTOCONFIRM.
 func (a *API) settings(c *echo.Context) error {
 	ext := make(map[string]bool, len(externalProviders))
 	for _, p := range externalProviders {
@@ -25,7 +25,7 @@ func (a *API) settings(c *echo.Context) error {
 	return c.JSON(http.StatusOK, map[string]any{
 		"external":           ext,
 		"disable_signup":     a.cfg.DisableSignup,
-		"mailer_autoconfirm": true,
+		"mailer_autoconfirm": a.cfg.MailerAutoconfirm,
 		"phone_autoconfirm":  false,
 		"sms_provider":       "",
 		"saml_enabled":       false,

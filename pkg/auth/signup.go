@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"net/http"
 	"net/mail"
 	"strings"
@@ -9,21 +10,25 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// signupParams is the body supabase-js's signUp sends. code_challenge and
-// gotrue_meta_security are accepted and ignored: the flow is implicit and
-// there is no CAPTCHA.
+// signupParams is the body supabase-js's signUp sends.
+// gotrue_meta_security is accepted and ignored: there is no CAPTCHA.
 type signupParams struct {
-	Email    string         `json:"email"`
-	Phone    string         `json:"phone"`
-	Password string         `json:"password"`
-	Data     map[string]any `json:"data"`
+	Email               string         `json:"email"`
+	Phone               string         `json:"phone"`
+	Password            string         `json:"password"`
+	Data                map[string]any `json:"data"`
+	CodeChallenge       string         `json:"code_challenge"`
+	CodeChallengeMethod string         `json:"code_challenge_method"`
 }
 
-// signup handles POST /signup. Users are confirmed at once, so the answer
-// is a session and supabase-js emits SIGNED_IN. The invite code travels in
-// data.invite_code and is checked (and consumed) by the database in the
-// same INSERT; redirect_to is accepted for compatibility but no email is
-// ever sent.
+// signup handles POST /signup. With MAILER_AUTOCONFIRM (the default) the
+// user is confirmed at once and the answer is a session, which supabase-js
+// announces as SIGNED_IN; without it the answer is the unconfirmed user
+// and a confirmation link and code go to the address. The invite code
+// travels in data.invite_code and is checked (and consumed) by the
+// database in the same INSERT, unless INVITE_REQUIRED is off. A body with
+// neither email nor phone is supabase-js's signInAnonymously, which is
+// off, as GoTrue answers it when disabled.
 func (a *API) signup(c *echo.Context) error {
 	if err := a.signupLimit.check(c.Request().Context(), c.RealIP()); err != nil {
 		return err
@@ -35,8 +40,11 @@ func (a *API) signup(c *echo.Context) error {
 	if err := a.decodeBody(c, &p); err != nil {
 		return err
 	}
-	if p.Email == "" && p.Phone != "" {
+	switch {
+	case p.Email == "" && p.Phone != "":
 		return unprocessable(codePhoneProviderDisabled, "Phone signups are disabled")
+	case strings.TrimSpace(p.Email) == "" && p.Phone == "":
+		return unprocessable(codeAnonymousProviderDisabled, "Anonymous sign-ins are disabled")
 	}
 	email, err := normaliseEmail(p.Email)
 	if err != nil {
@@ -51,6 +59,13 @@ func (a *API) signup(c *echo.Context) error {
 	if err := a.checkPassword(p.Password); err != nil {
 		return err
 	}
+	pkce, err := parseChallenge(p.CodeChallenge, p.CodeChallengeMethod)
+	if err != nil {
+		return err
+	}
+	if !a.cfg.MailerAutoconfirm {
+		return a.signupUnconfirmed(c, email, p, pkce)
+	}
 	// Hash before the transaction: bcrypt is the slow part and must not
 	// hold a connection or the invite row's lock.
 	hash, err := a.hashPassword(p.Password)
@@ -62,6 +77,9 @@ func (a *API) signup(c *echo.Context) error {
 	var resp *sessionResponse
 	err = a.tx(ctx, func(tx pgx.Tx) error {
 		now := a.now()
+		if err := a.inviteRule(ctx, tx); err != nil {
+			return err
+		}
 		u, err := insertUser(ctx, tx, newUser{Email: email, PasswordHash: hash, UserMetadata: p.Data, Now: now})
 		if err != nil {
 			return err
@@ -82,6 +100,17 @@ func (a *API) signup(c *echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, resp)
+}
+
+// inviteRule marks tx as exempt from the invite trigger when
+// INVITE_REQUIRED is off (migration 000018); with it on, nothing is set
+// and the database checks the code.
+func (a *API) inviteRule(ctx context.Context, q dbtx) error {
+	if a.cfg.InviteRequired {
+		return nil
+	}
+	_, err := q.Exec(ctx, `SELECT set_config('labelbase.invite_required', 'off', true)`)
+	return translate("mark invite rule", err)
 }
 
 // normaliseEmail trims and lower-cases an address, as GoTrue stores them,

@@ -144,9 +144,11 @@ func TestSignupErrors(t *testing.T) {
 		{"invalid email", body("not-an-email", "pw123456", invite(good)), 400, "validation_failed", "Unable to validate email address: invalid format"},
 		{"email with name", body("Bob <bob@example.com>", "pw123456", invite(good)), 400, "validation_failed", ""},
 		{"email without dot", body("bob@localhost", "pw123456", invite(good)), 400, "validation_failed", ""},
-		{"missing email", body("", "pw123456", invite(good)), 400, "validation_failed", ""},
+		// Neither email nor phone is supabase-js's signInAnonymously, which
+		// GoTrue answers so when anonymous sign-ins are off.
+		{"missing email", body("", "pw123456", invite(good)), 422, "anonymous_provider_disabled", "Anonymous sign-ins are disabled"},
 		{"missing password", body("nopw@example.com", "", invite(good)), 400, "validation_failed", ""},
-		{"empty body", "", 400, "validation_failed", ""},
+		{"empty body", "", 422, "anonymous_provider_disabled", ""},
 		{"phone only", map[string]any{"phone": "+15555550100", "password": "pw123456"}, 422, "phone_provider_disabled", ""},
 		{"malformed JSON", `{"email": "x@example.com",`, 400, "bad_json", ""},
 		{"array body", `[1,2]`, 400, "bad_json", ""},

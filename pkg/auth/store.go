@@ -69,13 +69,15 @@ func translate(op string, err error) error {
 const userColumns = `u.id::text, coalesce(u.aud, ''), coalesce(u.role, ''), coalesce(u.email, ''),
 	u.email_confirmed_at, coalesce(u.phone, ''), u.confirmed_at, u.last_sign_in_at,
 	u.raw_app_meta_data, u.raw_user_meta_data, u.created_at, u.updated_at, u.is_anonymous,
-	coalesce(u.encrypted_password, ''), u.banned_until`
+	coalesce(u.encrypted_password, ''), u.banned_until, u.invited_at, u.confirmation_sent_at, u.recovery_sent_at,
+	coalesce(u.email_change, ''), u.email_change_sent_at`
 
 func scanUser(row pgx.Row) (*user, error) {
 	u := &user{}
 	err := row.Scan(&u.ID, &u.Aud, &u.Role, &u.Email, &u.EmailConfirmedAt, &u.Phone, &u.ConfirmedAt,
 		&u.LastSignInAt, &u.AppMetadata, &u.UserMetadata, &u.CreatedAt, &u.UpdatedAt, &u.IsAnonymous,
-		&u.passwordHash, &u.bannedUntil)
+		&u.passwordHash, &u.bannedUntil, &u.InvitedAt, &u.ConfirmationSentAt, &u.RecoverySentAt, &u.NewEmail,
+		&u.EmailChangeSentAt)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +88,8 @@ func scanUser(row pgx.Row) (*user, error) {
 		u.UserMetadata = map[string]any{}
 	}
 	u.CreatedAt, u.UpdatedAt = u.CreatedAt.UTC(), u.UpdatedAt.UTC()
-	for _, t := range []**time.Time{&u.EmailConfirmedAt, &u.ConfirmedAt, &u.LastSignInAt, &u.bannedUntil} {
+	for _, t := range []**time.Time{&u.EmailConfirmedAt, &u.ConfirmedAt, &u.LastSignInAt, &u.bannedUntil,
+		&u.InvitedAt, &u.ConfirmationSentAt, &u.RecoverySentAt, &u.EmailChangeSentAt} {
 		if *t != nil {
 			v := (*t).UTC()
 			*t = &v
@@ -152,29 +155,44 @@ type newUser struct {
 	PasswordHash string
 	UserMetadata map[string]any
 	Now          time.Time
+	// Unconfirmed leaves email_confirmed_at empty (MAILER_AUTOCONFIRM off,
+	// a user made by /otp or an invite); Invited stamps invited_at.
+	Unconfirmed bool
+	Invited     bool
 }
 
-// insertUser creates a confirmed email user and its email identity. The
-// invite trigger runs inside the INSERT, so a refused invite surfaces here
-// as invalid_invite_code, and a taken email as user_already_exists.
+// insertUser creates an email user and its email identity. The invite
+// trigger runs inside the INSERT, so a refused invite surfaces here as
+// invalid_invite_code, and a taken email as user_already_exists.
 func insertUser(ctx context.Context, q dbtx, nu newUser) (*user, error) {
 	meta := nu.UserMetadata
 	if meta == nil {
 		meta = map[string]any{}
 	}
+	var confirmed, invited any
+	if !nu.Unconfirmed {
+		confirmed = nu.Now
+	}
+	if nu.Invited {
+		invited = nu.Now
+	}
+	var hash any
+	if nu.PasswordHash != "" {
+		hash = nu.PasswordHash
+	}
 	var id string
 	err := q.QueryRow(ctx, `INSERT INTO auth.users (instance_id, id, aud, role, email, encrypted_password,
-			email_confirmed_at, last_sign_in_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+			email_confirmed_at, last_sign_in_at, invited_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
 		VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated',
-			$1, $2, $3, $3, '{"provider":"email","providers":["email"]}', $4, $3, $3)
-		RETURNING id::text`, nu.Email, nu.PasswordHash, nu.Now, meta).Scan(&id)
+			$1, $2, $3, $3, $6, '{"provider":"email","providers":["email"]}', $4, $5, $5)
+		RETURNING id::text`, nu.Email, hash, confirmed, meta, nu.Now, invited).Scan(&id)
 	if err != nil {
 		return nil, translate("insert user", err)
 	}
-	data := map[string]any{"sub": id, "email": nu.Email, "email_verified": true, "phone_verified": false}
+	data := map[string]any{"sub": id, "email": nu.Email, "email_verified": !nu.Unconfirmed, "phone_verified": false}
 	if _, err := q.Exec(ctx, `INSERT INTO auth.identities (provider_id, user_id, identity_data, provider,
 			last_sign_in_at, created_at, updated_at)
-		VALUES ($1::text, $1::text::uuid, $2, 'email', $3, $3, $3)`, id, data, nu.Now); err != nil {
+		VALUES ($1::text, $1::text::uuid, $2, 'email', $3, $4, $4)`, id, data, confirmed, nu.Now); err != nil {
 		return nil, translate("insert identity", err)
 	}
 	return userByID(ctx, q, id, false)

@@ -24,6 +24,10 @@ func (a *API) token(c *echo.Context) error {
 		grant = a.refreshGrant
 	case "pkce":
 		grant = a.pkceGrant
+	case "id_token":
+		grant = a.idTokenGrant
+	case "web3":
+		grant = a.web3Grant
 	default:
 		return badRequest(codeInvalidCredentials, "unsupported_grant_type")
 	}

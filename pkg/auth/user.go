@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
+	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -76,22 +77,26 @@ func (a *API) getUser(c *echo.Context) error {
 }
 
 // userUpdateParams is the body of PUT /user. Pointers tell "absent" from
-// "empty". nonce, code_challenge and code_challenge_method are accepted and
-// ignored (no reauthentication, no email round trip).
+// "empty".
 type userUpdateParams struct {
-	Email    *string        `json:"email"`
-	Phone    *string        `json:"phone"`
-	Password *string        `json:"password"`
-	Data     map[string]any `json:"data"`
+	Email               *string        `json:"email"`
+	Phone               *string        `json:"phone"`
+	Password            *string        `json:"password"`
+	Data                map[string]any `json:"data"`
+	Nonce               string         `json:"nonce"`
+	CodeChallenge       string         `json:"code_challenge"`
+	CodeChallengeMethod string         `json:"code_challenge_method"`
 }
 
 // updateUser handles PUT /user: a new password, merged user_metadata, or a
-// new email (applied at once, as GoTrue does with autoconfirm). It answers
-// with the updated user, which supabase-js stores and announces as
-// USER_UPDATED.
+// new email — applied at once with MAILER_AUTOCONFIRM, else confirmed by
+// mail first (emailchange.go). It answers with the updated user, which
+// supabase-js stores and announces as USER_UPDATED.
 //
 // A password change ends the user's other sessions, as GoTrue does, so a
-// changed password locks out whoever knew the old one.
+// changed password locks out whoever knew the old one. With
+// SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION, a session older than a
+// day must bring the nonce of GET /reauthenticate.
 func (a *API) updateUser(c *echo.Context) error {
 	if err := a.updateLimit.check(c.Request().Context(), c.RealIP()); err != nil {
 		return err
@@ -104,35 +109,34 @@ func (a *API) updateUser(c *echo.Context) error {
 	if err := a.decodeBody(c, &params); err != nil {
 		return err
 	}
-	if params.Phone != nil && *params.Phone != p.user.Phone {
-		return unprocessable(codePhoneProviderDisabled, "Phone logins are disabled")
+	ch, err := a.prepareChange(changeInput{Email: params.Email, Phone: params.Phone, Password: params.Password,
+		UserMeta: params.Data, currentPhone: p.user.Phone})
+	if err != nil {
+		return err
 	}
-	var newEmail string
-	if params.Email != nil && *params.Email != "" {
-		e, err := normaliseEmail(*params.Email)
-		if err != nil {
-			return err
-		}
-		if e != p.user.Email {
-			newEmail = e
-		}
+	if params.Password != nil && a.passwordMatches(p.user.passwordHash, *params.Password) {
+		return unprocessable(codeSamePassword, "New password should be different from the old password.")
 	}
-	var hash string
-	if params.Password != nil {
-		pw := *params.Password
-		if err := a.checkPassword(pw); err != nil {
-			return err
-		}
-		if a.passwordMatches(p.user.passwordHash, pw) {
-			return unprocessable(codeSamePassword, "New password should be different from the old password.")
-		}
-		if hash, err = a.hashPassword(pw); err != nil {
-			return err
-		}
+	pkce, err := parseChallenge(params.CodeChallenge, params.CodeChallengeMethod)
+	if err != nil {
+		return err
 	}
 	ctx := c.Request().Context()
 	cl := clientOf(c)
+	// Without autoconfirm the new address is only recorded, and mailed.
+	var newEmail string
+	if !a.cfg.MailerAutoconfirm && ch.email != "" && ch.email != p.user.Email {
+		if err := a.requireMailer("email change"); err != nil {
+			return err
+		}
+		if err := a.chargeMail(ctx); err != nil {
+			return err
+		}
+		newEmail, ch.email = ch.email, ""
+	}
+	redirect := a.referrer(c, "")
 	var out *user
+	var mails []*emailToken
 	err = a.tx(ctx, func(tx pgx.Tx) error {
 		now := a.now()
 		// Lock the user so concurrent metadata merges do not lose keys.
@@ -140,28 +144,22 @@ func (a *API) updateUser(c *echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if params.Data != nil {
-			merged := mergeMetadata(u.UserMetadata, params.Data)
-			if err := checkMetadata(merged); err != nil {
+		if ch.passwordHash != "" {
+			if err := a.checkNonce(ctx, tx, u, p.sessionID, params.Nonce, now); err != nil {
 				return err
 			}
-			if err := updateUserMetadata(ctx, tx, u.ID, merged, now); err != nil {
-				return err
-			}
+		}
+		modified, err := ch.apply(ctx, tx, u, now)
+		if err != nil {
+			return err
 		}
 		if newEmail != "" {
-			if err := updateEmail(ctx, tx, u.ID, newEmail, now); err != nil {
-				var ae *apierr.Error
-				if errors.As(err, &ae) && ae.Code == codeUserAlreadyExists {
-					return unprocessable(codeEmailExists, "A user with this email address has already been registered").WithCause(err)
-				}
+			if mails, err = a.startEmailChange(ctx, tx, u, newEmail, redirect, pkce, now); err != nil {
 				return err
 			}
+			modified = true
 		}
-		if hash != "" {
-			if err := updatePassword(ctx, tx, u.ID, hash, now); err != nil {
-				return err
-			}
+		if ch.passwordHash != "" {
 			if p.sessionID != "" {
 				err = deleteSessions(ctx, tx, u.ID, scopeOthers, p.sessionID)
 			} else {
@@ -174,7 +172,7 @@ func (a *API) updateUser(c *echo.Context) error {
 				return err
 			}
 		}
-		if params.Data != nil || newEmail != "" {
+		if modified {
 			if err := insertAudit(ctx, tx, a.audit(u, actionUserModified, logUser, cl)); err != nil {
 				return err
 			}
@@ -183,10 +181,13 @@ func (a *API) updateUser(c *echo.Context) error {
 		return err
 	})
 	if errors.Is(err, errNotFound) {
-		return apierr.New(http.StatusNotFound, codeUserNotFound, "User not found")
+		return errUserGone()
 	}
 	if err != nil {
 		return err
+	}
+	for _, t := range mails {
+		a.sendToken(ctx, mail.KindEmailChange, t, p.user.Email, newEmail)
 	}
 	return c.JSON(http.StatusOK, out)
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gobwas/glob"
+
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -93,6 +95,28 @@ type Config struct {
 	// MailDevInbox captures mail in memory and shows it at /_dev/inbox
 	// instead of sending it (labelbase dev, acceptance tests).
 	MailDevInbox bool
+	// MailerAutoconfirm (GoTrue's MAILER_AUTOCONFIRM) confirms a new
+	// address at sign-up and applies an email change at once; false mails
+	// a confirmation link and code first.
+	MailerAutoconfirm bool
+	// MailerSecureEmailChange (GoTrue's MAILER_SECURE_EMAIL_CHANGE_ENABLED)
+	// asks both the old and the new address to confirm an email change.
+	MailerSecureEmailChange bool
+	// URIAllowList is GoTrue's URI_ALLOW_LIST: glob patterns of the
+	// redirect targets allowed besides SITE_URL's own host.
+	URIAllowList []string
+	// InviteRequired keeps sign-up members-only (an invite code in
+	// data.invite_code, checked by the database); false makes Labelbase a
+	// plain Supabase-compatible backend where anyone may sign up.
+	InviteRequired bool
+	// UpdatePasswordRequireReauth (GoTrue's
+	// SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION) asks for the
+	// nonce of GET /reauthenticate before a password change in a session
+	// older than a day.
+	UpdatePasswordRequireReauth bool
+	// RateLimitVerify caps /verify and OTP checks per IP (GoTrue's
+	// RATE_LIMIT_VERIFY, per hour).
+	RateLimitVerify RateLimit
 
 	// REST.
 	DBSchemas        []string
@@ -164,63 +188,69 @@ type Getenv func(string) string
 func Load(getenv Getenv) (*Config, error) {
 	p := parser{getenv: getenv}
 	c := &Config{
-		DatabaseURL:               p.secret("DATABASE_URL", ""),
-		RESTDatabaseURL:           p.secret("REST_DATABASE_URL", ""),
-		JWTSecret:                 p.secret("JWT_SECRET", ""),
-		JWTExpiry:                 p.seconds("JWT_EXP", 3600*time.Second),
-		AnonKey:                   p.secret("ANON_KEY", ""),
-		ServiceRoleKey:            p.secret("SERVICE_ROLE_KEY", ""),
-		PublishableKey:            p.secret("PUBLISHABLE_KEY", ""),
-		SecretKey:                 p.secret("SECRET_KEY", ""),
-		SigningKeysEncryptionKey:  p.secret("SIGNING_KEYS_ENCRYPTION_KEY", ""),
-		SigningKeysReload:         p.duration("SIGNING_KEYS_RELOAD_INTERVAL", time.Minute),
-		SiteURL:                   p.str("SITE_URL", "http://localhost:8080"),
-		ListenAddr:                p.str("LISTEN_ADDR", ":8080"),
-		AdminListenAddr:           p.str("ADMIN_LISTEN_ADDR", ""),
-		AdminPprof:                p.boolean("ADMIN_PPROF", false),
-		RateLimitStore:            p.str("RATE_LIMIT_STORE", "database"),
-		PasswordMinLength:         p.integer("PASSWORD_MIN_LENGTH", 6),
-		RefreshTokenReuseInterval: p.seconds("REFRESH_TOKEN_REUSE_INTERVAL", 10*time.Second),
-		DisableSignup:             p.boolean("DISABLE_SIGNUP", false),
-		BcryptCost:                p.integer("BCRYPT_COST", 10),
-		RateLimitToken:            RateLimit{Count: p.integer("RATE_LIMIT_TOKEN_PER_HOUR", 1800), Per: time.Hour, Burst: p.integer("RATE_LIMIT_BURST", 30)},
-		RateLimitSignup:           RateLimit{Count: p.integer("RATE_LIMIT_SIGNUP_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
-		RateLimitUserUpdate:       RateLimit{Count: p.integer("RATE_LIMIT_USER_UPDATE_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
-		TrustedProxyHeader:        p.str("TRUSTED_PROXY_HEADER", ""),
-		SMTPHost:                  p.str("SMTP_HOST", ""),
-		SMTPPort:                  p.integer("SMTP_PORT", 587),
-		SMTPUser:                  p.str("SMTP_USER", ""),
-		SMTPPass:                  p.secret("SMTP_PASS", ""),
-		SMTPAdminEmail:            p.str("SMTP_ADMIN_EMAIL", ""),
-		SMTPSenderName:            p.str("SMTP_SENDER_NAME", "Labelbase"),
-		SMTPMaxFrequency:          p.seconds("SMTP_MAX_FREQUENCY", 60*time.Second),
-		MailerOTPExp:              p.seconds("MAILER_OTP_EXP", 3600*time.Second),
-		RateLimitEmailSent:        RateLimit{Count: p.integer("RATE_LIMIT_EMAIL_SENT", 30), Per: time.Hour, Burst: p.integer("RATE_LIMIT_EMAIL_SENT", 30)},
-		MailDevInbox:              p.boolean("MAIL_DEV_INBOX", false),
-		CORSAllowedOrigins:        p.list("CORS_ALLOWED_ORIGINS", []string{"*"}),
-		DBSchemas:                 p.list("DB_SCHEMAS", []string{"public"}),
-		DBAnonRole:                p.str("DB_ANON_ROLE", "anon"),
-		StatementTimeout:          p.duration("DB_STATEMENT_TIMEOUT", 10*time.Second),
-		MaxBodyBytes:              int64(p.integer("MAX_BODY_BYTES", 1<<20)),
-		DBPreparedStatements:      p.boolean("DB_PREPARED_STATEMENTS", true),
-		DBRetryWindow:             p.duration("DB_RETRY_WINDOW", 5*time.Second),
-		DBTxEnd:                   p.str("DB_TX_END", "commit"),
-		DBPlanEnabled:             p.boolean("DB_PLAN_ENABLED", false),
-		DBDefaultGrants:           p.boolean("DB_DEFAULT_GRANTS", false),
-		DBAggregatesEnabled:       p.boolean("DB_AGGREGATES_ENABLED", false),
-		DBPoolSize:                p.integer("DB_POOL_SIZE", 10),
-		CompressMinBytes:          p.integer("COMPRESS_MIN_BYTES", 1024),
-		BandcampUpstream:          p.str("BANDCAMP_UPSTREAM", ""),
-		CrawlAt:                   p.str("CRAWL_AT", "03:00"),
-		CrawlRequestInterval:      p.duration("CRAWL_REQUEST_INTERVAL", time.Second),
-		CrawlUserAgent:            p.str("CRAWL_USER_AGENT", "Labelbase/1.0 (+self-hosted label follower; one request per second)"),
-		CrawlDisabled:             p.boolean("CRAWL_DISABLED", false),
-		CrawlCatchUpDelay:         p.duration("CRAWL_CATCH_UP_DELAY", time.Minute),
-		CrawlMaxRefusals:          p.integer("CRAWL_MAX_REFUSALS", 3),
-		CrawlMaxNetworkFailures:   p.integer("CRAWL_MAX_NETWORK_FAILURES", 3),
-		AnalyticsScriptURL:        p.str("ANALYTICS_SCRIPT_URL", ""),
-		LogLevel:                  p.str("LOG_LEVEL", "info"),
-		LogFormat:                 p.str("LOG_FORMAT", "text"),
+		DatabaseURL:                 p.secret("DATABASE_URL", ""),
+		RESTDatabaseURL:             p.secret("REST_DATABASE_URL", ""),
+		JWTSecret:                   p.secret("JWT_SECRET", ""),
+		JWTExpiry:                   p.seconds("JWT_EXP", 3600*time.Second),
+		AnonKey:                     p.secret("ANON_KEY", ""),
+		ServiceRoleKey:              p.secret("SERVICE_ROLE_KEY", ""),
+		PublishableKey:              p.secret("PUBLISHABLE_KEY", ""),
+		SecretKey:                   p.secret("SECRET_KEY", ""),
+		SigningKeysEncryptionKey:    p.secret("SIGNING_KEYS_ENCRYPTION_KEY", ""),
+		SigningKeysReload:           p.duration("SIGNING_KEYS_RELOAD_INTERVAL", time.Minute),
+		SiteURL:                     p.str("SITE_URL", "http://localhost:8080"),
+		ListenAddr:                  p.str("LISTEN_ADDR", ":8080"),
+		AdminListenAddr:             p.str("ADMIN_LISTEN_ADDR", ""),
+		AdminPprof:                  p.boolean("ADMIN_PPROF", false),
+		RateLimitStore:              p.str("RATE_LIMIT_STORE", "database"),
+		PasswordMinLength:           p.integer("PASSWORD_MIN_LENGTH", 6),
+		RefreshTokenReuseInterval:   p.seconds("REFRESH_TOKEN_REUSE_INTERVAL", 10*time.Second),
+		DisableSignup:               p.boolean("DISABLE_SIGNUP", false),
+		BcryptCost:                  p.integer("BCRYPT_COST", 10),
+		RateLimitToken:              RateLimit{Count: p.integer("RATE_LIMIT_TOKEN_PER_HOUR", 1800), Per: time.Hour, Burst: p.integer("RATE_LIMIT_BURST", 30)},
+		RateLimitSignup:             RateLimit{Count: p.integer("RATE_LIMIT_SIGNUP_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
+		RateLimitUserUpdate:         RateLimit{Count: p.integer("RATE_LIMIT_USER_UPDATE_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
+		TrustedProxyHeader:          p.str("TRUSTED_PROXY_HEADER", ""),
+		SMTPHost:                    p.str("SMTP_HOST", ""),
+		SMTPPort:                    p.integer("SMTP_PORT", 587),
+		SMTPUser:                    p.str("SMTP_USER", ""),
+		SMTPPass:                    p.secret("SMTP_PASS", ""),
+		SMTPAdminEmail:              p.str("SMTP_ADMIN_EMAIL", ""),
+		SMTPSenderName:              p.str("SMTP_SENDER_NAME", "Labelbase"),
+		SMTPMaxFrequency:            p.seconds("SMTP_MAX_FREQUENCY", 60*time.Second),
+		MailerOTPExp:                p.seconds("MAILER_OTP_EXP", 3600*time.Second),
+		RateLimitEmailSent:          RateLimit{Count: p.integer("RATE_LIMIT_EMAIL_SENT", 30), Per: time.Hour, Burst: p.integer("RATE_LIMIT_EMAIL_SENT", 30)},
+		MailDevInbox:                p.boolean("MAIL_DEV_INBOX", false),
+		MailerAutoconfirm:           p.boolean("MAILER_AUTOCONFIRM", true),
+		MailerSecureEmailChange:     p.boolean("MAILER_SECURE_EMAIL_CHANGE_ENABLED", true),
+		URIAllowList:                p.list("URI_ALLOW_LIST", nil),
+		InviteRequired:              p.boolean("INVITE_REQUIRED", true),
+		UpdatePasswordRequireReauth: p.boolean("SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION", false),
+		RateLimitVerify:             RateLimit{Count: p.integer("RATE_LIMIT_VERIFY", 360), Per: time.Hour, Burst: p.integer("RATE_LIMIT_BURST", 30)},
+		CORSAllowedOrigins:          p.list("CORS_ALLOWED_ORIGINS", []string{"*"}),
+		DBSchemas:                   p.list("DB_SCHEMAS", []string{"public"}),
+		DBAnonRole:                  p.str("DB_ANON_ROLE", "anon"),
+		StatementTimeout:            p.duration("DB_STATEMENT_TIMEOUT", 10*time.Second),
+		MaxBodyBytes:                int64(p.integer("MAX_BODY_BYTES", 1<<20)),
+		DBPreparedStatements:        p.boolean("DB_PREPARED_STATEMENTS", true),
+		DBRetryWindow:               p.duration("DB_RETRY_WINDOW", 5*time.Second),
+		DBTxEnd:                     p.str("DB_TX_END", "commit"),
+		DBPlanEnabled:               p.boolean("DB_PLAN_ENABLED", false),
+		DBDefaultGrants:             p.boolean("DB_DEFAULT_GRANTS", false),
+		DBAggregatesEnabled:         p.boolean("DB_AGGREGATES_ENABLED", false),
+		DBPoolSize:                  p.integer("DB_POOL_SIZE", 10),
+		CompressMinBytes:            p.integer("COMPRESS_MIN_BYTES", 1024),
+		BandcampUpstream:            p.str("BANDCAMP_UPSTREAM", ""),
+		CrawlAt:                     p.str("CRAWL_AT", "03:00"),
+		CrawlRequestInterval:        p.duration("CRAWL_REQUEST_INTERVAL", time.Second),
+		CrawlUserAgent:              p.str("CRAWL_USER_AGENT", "Labelbase/1.0 (+self-hosted label follower; one request per second)"),
+		CrawlDisabled:               p.boolean("CRAWL_DISABLED", false),
+		CrawlCatchUpDelay:           p.duration("CRAWL_CATCH_UP_DELAY", time.Minute),
+		CrawlMaxRefusals:            p.integer("CRAWL_MAX_REFUSALS", 3),
+		CrawlMaxNetworkFailures:     p.integer("CRAWL_MAX_NETWORK_FAILURES", 3),
+		AnalyticsScriptURL:          p.str("ANALYTICS_SCRIPT_URL", ""),
+		LogLevel:                    p.str("LOG_LEVEL", "info"),
+		LogFormat:                   p.str("LOG_FORMAT", "text"),
 	}
 	c.validate(&p)
 	if raw := p.secret("JWT_KEYS", ""); raw != "" && len(c.JWTSecret) >= 32 {
@@ -335,6 +365,17 @@ func (c *Config) validate(p *parser) {
 	}
 	if c.SMTPMaxFrequency < 0 {
 		p.fail("SMTP_MAX_FREQUENCY must not be negative")
+	}
+	if !c.MailerAutoconfirm && c.SMTPHost == "" && !c.MailDevInbox {
+		p.fail("MAILER_AUTOCONFIRM=false needs mail (SMTP_HOST or MAIL_DEV_INBOX): confirmation links could not be sent")
+	}
+	for _, pat := range c.URIAllowList {
+		if _, err := glob.Compile(pat, '.', '/'); err != nil {
+			p.fail("URI_ALLOW_LIST: %q is not a valid pattern: %v", pat, err)
+		}
+	}
+	if c.RateLimitVerify.Count < 1 {
+		p.fail("RATE_LIMIT_VERIFY must be at least 1")
 	}
 	if c.RateLimitEmailSent.Count < 1 {
 		p.fail("RATE_LIMIT_EMAIL_SENT must be at least 1")

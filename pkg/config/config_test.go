@@ -128,3 +128,47 @@ func TestCrawlMaxNetworkFailures(t *testing.T) {
 		t.Errorf("0 accepted or not named: %v", err)
 	}
 }
+
+func TestMailAndInviteSettings(t *testing.T) {
+	t.Parallel()
+	base := map[string]string{"DATABASE_URL": "postgres://u@h/db", "JWT_SECRET": secret}
+	c, err := config.Load(env(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.MailerAutoconfirm || !c.InviteRequired || !c.MailerSecureEmailChange || c.UpdatePasswordRequireReauth ||
+		len(c.URIAllowList) != 0 || c.RateLimitVerify.Count != 360 {
+		t.Errorf("defaults: %+v", c)
+	}
+	with := func(kv ...string) map[string]string {
+		m := map[string]string{}
+		for k, v := range base {
+			m[k] = v
+		}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return m
+	}
+	c, err = config.Load(env(with("INVITE_REQUIRED", "false", "MAILER_AUTOCONFIRM", "false", "MAIL_DEV_INBOX", "true",
+		"URI_ALLOW_LIST", "https://*.example.com/**, myapp://callback")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.InviteRequired || c.MailerAutoconfirm || len(c.URIAllowList) != 2 || c.URIAllowList[1] != "myapp://callback" {
+		t.Errorf("parsed: %+v", c)
+	}
+	for _, tc := range []struct {
+		kv   []string
+		want string
+	}{
+		{[]string{"MAILER_AUTOCONFIRM", "false"}, "MAILER_AUTOCONFIRM=false needs mail"},
+		{[]string{"URI_ALLOW_LIST", "https://[a-"}, "URI_ALLOW_LIST"},
+		{[]string{"INVITE_REQUIRED", "maybe"}, "INVITE_REQUIRED must be true or false"},
+		{[]string{"RATE_LIMIT_VERIFY", "0"}, "RATE_LIMIT_VERIFY must be at least 1"},
+	} {
+		if _, err := config.Load(env(with(tc.kv...))); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.kv, err, tc.want)
+		}
+	}
+}
