@@ -177,8 +177,58 @@ func parsePage(body []byte) (*page, error) {
 	p.band = decodeAttr[bandData](root, "data-band")
 	p.tralbum = decodeAttr[tralbumData](root, "data-tralbum")
 	p.embed = decodeAttr[embedData](root, "data-embed")
+	// Older pages keep the same records in inline scripts.
+	if p.band == nil || p.tralbum == nil || p.embed == nil {
+		scripts := inlineScripts(root)
+		if p.band == nil {
+			p.band = decodeJSON[bandData](scriptVar(scripts, "BandData"))
+		}
+		if p.tralbum == nil {
+			p.tralbum = decodeJSON[tralbumData](scriptVar(scripts, "TralbumData"))
+		}
+		if p.embed == nil {
+			p.embed = decodeJSON[embedData](scriptVar(scripts, "EmbedData"))
+		}
+	}
+	if p.tralbum != nil && p.tralbum.isStub() {
+		// Every current /music page carries data-tralbum = {"url": …}:
+		// a stub, not a release.
+		p.tralbum = nil
+	}
 	p.ld = parseLD(root)
 	return p, nil
+}
+
+// isStub reports whether the record names no release: no id, no type, no
+// title (the {"url": …} that account pages carry).
+func (t *tralbumData) isStub() bool {
+	return t.ID == 0 && t.ItemType == "" && clean(t.Current.Title) == ""
+}
+
+// inlineScripts returns the text of every script element without a src.
+func inlineScripts(root *html.Node) []string {
+	var out []string
+	for _, s := range findAll(root, tag("script")) {
+		if hasAttr(s, "src") || s.FirstChild == nil {
+			continue
+		}
+		if t := attr(s, "type"); t != "" && !strings.Contains(t, "javascript") {
+			continue
+		}
+		out = append(out, s.FirstChild.Data)
+	}
+	return out
+}
+
+func decodeJSON[T any](b []byte) *T {
+	if b == nil {
+		return nil
+	}
+	v := new(T)
+	if err := json.Unmarshal(b, v); err != nil {
+		return nil
+	}
+	return v
 }
 
 // decodeAttr decodes the JSON in the first attribute called key, or
@@ -188,11 +238,7 @@ func decodeAttr[T any](root *html.Node, key string) *T {
 	if n == nil {
 		return nil
 	}
-	v := new(T)
-	if err := json.Unmarshal([]byte(attr(n, key)), v); err != nil {
-		return nil
-	}
-	return v
+	return decodeJSON[T]([]byte(attr(n, key)))
 }
 
 // parseLD reads the first JSON-LD block that describes a release.

@@ -34,7 +34,8 @@ type Release struct {
 }
 
 // ParseRelease reads a release page. It returns ErrChallenge or
-// ErrNotRelease (wrapped) when the page is neither.
+// ErrNotRelease (wrapped) when the page is neither, and ErrUnreadable
+// (wrapped) for a release page without a title or a date.
 func ParseRelease(body []byte) (*Release, error) {
 	p, err := parsePage(body)
 	if err != nil {
@@ -46,6 +47,18 @@ func ParseRelease(body []byte) (*Release, error) {
 	return p.release()
 }
 
+// keywords returns JSON-LD keywords as a list: 2020–21 pages give one
+// string, "electronic, acid, techno, berlin".
+func keywords(l stringList) []string {
+	if len(l) != 1 {
+		return l
+	}
+	return strings.Split(l[0], ",")
+}
+
+// isRelease reports whether the page describes a release. A stub
+// data-tralbum was already dropped by parsePage, so an account page with
+// nothing else never passes.
 func (p *page) isRelease() bool {
 	return p.ld != nil || p.tralbum != nil || p.ogType == "album" || p.ogType == "song"
 }
@@ -61,15 +74,18 @@ func (p *page) release() (*Release, error) {
 		Location:    p.location(),
 	}
 	if r.Title == "" {
-		return nil, fmt.Errorf("%w: no title", ErrNotRelease)
+		return nil, fmt.Errorf("%w: a release page without a title", ErrUnreadable)
 	}
 	r.ID = p.itemID(r.Type)
 	r.Date = p.date()
+	if r.Date.IsZero() {
+		return nil, fmt.Errorf("%w: release page %q has no release date", ErrUnreadable, r.Title)
+	}
 	if credits := p.credits(); strings.HasPrefix(credits, "releases ") {
 		r.Preorder = true
 	}
 	if p.ld != nil {
-		r.Genres = ReleaseGenres(p.ld.Keywords, r.Location)
+		r.Genres = ReleaseGenres(keywords(p.ld.Keywords), r.Location)
 		if pub := p.ld.Publisher; pub != nil {
 			r.AccountURL = pub.ID
 			r.PrimaryGenre = GenreFromURL(pub.Genre)
@@ -192,17 +208,26 @@ func (p *page) nameSection() *html.Node {
 	return p.root
 }
 
+// date takes, in order: data-tralbum's album_release_date, then its
+// current.release_date (the dates the artist set; a track on an album has
+// only the album's), then JSON-LD datePublished, which on 2020–21 pages is
+// when the page went up, months off the release, then publish_date, then
+// the credits line.
 func (p *page) date() time.Time {
 	var candidates []string
-	if p.ld != nil {
-		candidates = append(candidates, p.ld.DatePublished)
-	}
-	if t := p.tralbum; t != nil {
-		for _, s := range []*string{t.AlbumReleaseDate, t.Current.ReleaseDate, t.Current.PublishDate} {
+	t := p.tralbum
+	if t != nil {
+		for _, s := range []*string{t.AlbumReleaseDate, t.Current.ReleaseDate} {
 			if s != nil {
 				candidates = append(candidates, *s)
 			}
 		}
+	}
+	if p.ld != nil {
+		candidates = append(candidates, p.ld.DatePublished)
+	}
+	if t != nil && t.Current.PublishDate != nil {
+		candidates = append(candidates, *t.Current.PublishDate)
 	}
 	for _, s := range candidates {
 		if d, ok := ParseDate(s); ok {
@@ -218,11 +243,13 @@ func (p *page) credits() string {
 	return strings.ToLower(text(find(p.root, class("tralbum-credits")), nil))
 }
 
+// image takes the art id first (JSON-LD additionalProperty art_id,
+// data-tralbum, data-embed), since it always names the real cover, then
+// JSON-LD image, og:image and the page's art link, each only when it is a
+// cover on Bandcamp's image host: 2020–21 pages may put a placeholder
+// (…/img/blank.gif) in JSON-LD image.
 func (p *page) image() string {
 	if p.ld != nil {
-		if img := p.ld.Image.first(); img != "" {
-			return Resize(img)
-		}
 		if art := prop(p.ld.Properties, "art_id"); art > 0 {
 			return ArtURL(art)
 		}
@@ -233,11 +260,18 @@ func (p *page) image() string {
 	if p.embed != nil && p.embed.ArtID > 0 {
 		return ArtURL(p.embed.ArtID)
 	}
-	if og := meta(p.root, "og:image"); og != "" {
-		return Resize(og)
+	var srcs []string
+	if p.ld != nil {
+		srcs = append(srcs, p.ld.Image...)
 	}
-	if a := find(find(p.root, id("tralbumArt")), all(tag("a"), withAttr("href"))); a != nil {
-		return Resize(attr(a, "href"))
+	srcs = append(srcs, meta(p.root, "og:image"))
+	if art := find(p.root, id("tralbumArt")); art != nil {
+		srcs = append(srcs, attr(find(art, all(tag("a"), withAttr("href"))), "href"), attr(find(art, tag("img")), "src"))
+	}
+	for _, src := range srcs {
+		if IsCover(src) {
+			return Resize(src)
+		}
 	}
 	return ""
 }
