@@ -72,7 +72,7 @@ func TestRunCrawlOnce(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID ") ||
-		!regexp.MustCompile(fmt.Sprintf(`^%d +\d{4}-\d\d-\d\d \d\d:\d\d +\S+ +succeeded +7 +4 +2 +1 +%d +0 *$`, runID, releases)).MatchString(lines[1]) {
+		!regexp.MustCompile(fmt.Sprintf(`^%d +\d{4}-\d\d-\d\d \d\d:\d\d +\S+ +succeeded +7 +4 +2 +1 +%d +0 +1 +0 +- *$`, runID, releases)).MatchString(lines[1]) {
 		t.Errorf("--history printed:\n%s", out.String())
 	}
 

@@ -79,6 +79,13 @@ type Summary struct {
 	// ReleasePagesFailed could not be read; new ones are stored from the
 	// grid and read again next pass.
 	ReleasePagesFailed int
+	// Requests is how many pages the pass asked Bandcamp for.
+	// NetworkFailures of them got no usable answer (no reply, a refusal,
+	// a 5xx); ParseFailures were served but could not be parsed (see
+	// failures.go). A pass whose every request failed is not a success.
+	Requests, NetworkFailures, ParseFailures int
+	// LabelsUnchanged answered a conditional request with 304.
+	LabelsUnchanged int
 	// Stopped is why the pass stopped early, leaving queue rows and labels
 	// for the next pass; empty when it ran to the end.
 	Stopped string
@@ -93,8 +100,13 @@ const (
 	// StopRefused: Bandcamp refused MaxPushback requests in a row.
 	StopRefused = "refused"
 	// StopOffline: MaxNetworkFailures requests in a row could not reach
-	// Bandcamp at all (DNS, connection, TLS).
+	// Bandcamp at all (DNS, connection, TLS), or every request of a pass
+	// too short to reach that count failed so.
 	StopOffline = "offline"
+	// StopAllFailed: the pass ran to its end but every request it made
+	// failed (not fetched or not parsed), not all of them for want of a
+	// network.
+	StopAllFailed = "all_failed"
 )
 
 // LogValue lets a Summary be logged as one group.
@@ -104,6 +116,8 @@ func (s Summary) LogValue() slog.Value {
 		slog.Int("retried", s.Retried), slog.Int("labels_crawled", s.LabelsCrawled),
 		slog.Int("labels_failed", s.LabelsFailed), slog.Int("releases_added", s.ReleasesAdded),
 		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed),
+		slog.Int("requests", s.Requests), slog.Int("network_failures", s.NetworkFailures),
+		slog.Int("parse_failures", s.ParseFailures), slog.Int("labels_unchanged", s.LabelsUnchanged),
 		slog.Int("queue_left", s.QueueLeft)}
 	if s.Stopped != "" {
 		attrs = append(attrs, slog.String("stopped", s.Stopped))
@@ -135,6 +149,15 @@ type Options struct {
 	// stopped (Bandcamp refused or was unreachable), skipped (another
 	// gateway held the lock) or failed (metrics).
 	OnRun func(outcome string)
+	// OnParseFailure, when set, is told of every page that could not be
+	// parsed, by kind (PageLabel, PageRelease) (metrics).
+	OnParseFailure func(page string)
+	// RecrawlAfter leaves out of a pass the labels crawled less than this
+	// long ago, so that a catch-up or retry pass does not read again what
+	// the day's pass just read. Zero crawls every label (RunOnce, `crawl
+	// --once`); the Scheduler defaults it to DefaultRecrawlAfter. Negative
+	// is the same as zero.
+	RecrawlAfter time.Duration
 }
 
 // Defaults of Options.
@@ -145,6 +168,10 @@ const (
 	// CatchUpAge is how old the last succeeded pass may be before a
 	// starting Scheduler catches up.
 	CatchUpAge = 24 * time.Hour
+	// DefaultRecrawlAfter is the scheduler's RecrawlAfter: shorter than a
+	// day, so a label is read once a day even when passes start at
+	// slightly different times.
+	DefaultRecrawlAfter = 20 * time.Hour
 )
 
 // Crawler runs passes. One Crawler keeps its per-site request pacing
@@ -155,6 +182,9 @@ type Crawler struct {
 	client      *fetch.Client
 	maxPushback int
 	maxOffline  int
+	// onParseFailure and recrawlAfter are Options'.
+	onParseFailure func(page string)
+	recrawlAfter   time.Duration
 }
 
 // New returns a Crawler that reads and writes through pool, which must
@@ -179,7 +209,7 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 		opts.MaxNetworkFailures = DefaultMaxNetworkFailures
 	}
 	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback,
-		maxOffline: opts.MaxNetworkFailures}, nil
+		maxOffline: opts.MaxNetworkFailures, onParseFailure: opts.OnParseFailure, recrawlAfter: opts.RecrawlAfter}, nil
 }
 
 // RunOnce runs one pass with the production options; see Crawler.RunOnce.
@@ -239,6 +269,10 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 	if err == nil && !p.stopped() {
 		err = p.crawlLabels(ctx)
 	}
+	if err == nil {
+		p.judgeFailures()
+	}
+	p.logParseFailures(ctx)
 	status, reason := RunSucceeded, ""
 	switch {
 	case err != nil:
@@ -259,11 +293,14 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 	case ferr == nil && errors.Is(err, ErrStopped):
 		// Offline is a bad day, not a fault: INFO. Refusals may call for
 		// a longer CRAWL_REQUEST_INTERVAL: WARN. Either way one line.
-		level := slog.LevelInfo
-		if p.sum.StopReason == StopRefused {
+		level, msg := slog.LevelInfo, "crawl stopped early"
+		switch p.sum.StopReason {
+		case StopRefused:
 			level = slog.LevelWarn
+		case StopAllFailed:
+			level, msg = slog.LevelWarn, "crawl failed: every request failed"
 		}
-		p.log.Log(ctx, level, "crawl stopped early", "summary", p.sum, "duration", took)
+		p.log.Log(ctx, level, msg, "summary", p.sum, "duration", took)
 	case err != nil:
 		p.log.Error("crawl failed", "err", err, "summary", p.sum)
 	default:
@@ -284,6 +321,28 @@ type pass struct {
 	// pushback counts requests in a row that Bandcamp refused; offline,
 	// requests in a row that could not reach it.
 	pushback, offline int
+	// unreachable counts the pass's requests that got no reply at all.
+	unreachable int
+	// unparsed holds a few "url: reason" of parse failures for the log,
+	// labelsUnparsed how many labels had one.
+	unparsed       []string
+	labelsUnparsed int
+}
+
+// judgeFailures fails a pass that ran to its end although every request
+// failed: an offline `crawl --once` over fewer labels than
+// MaxNetworkFailures, or a day on which no page parsed, is not a success.
+func (p *pass) judgeFailures() {
+	s := &p.sum
+	if p.stopped() || s.Requests == 0 || s.NetworkFailures+s.ParseFailures < s.Requests {
+		return
+	}
+	s.StopReason = StopAllFailed
+	if p.unreachable == s.Requests {
+		s.StopReason = StopOffline
+	}
+	s.Stopped = fmt.Sprintf("failed: every one of the %d requests failed (%d not fetched, %d of them unreachable; %d not parsed)",
+		s.Requests, s.NetworkFailures, p.unreachable, s.ParseFailures)
 }
 
 // stopped reports whether the pass must make no more requests.
@@ -325,6 +384,7 @@ func (p *pass) observe(o outcome, url, reason string) {
 		p.pushback++
 	case unreachable:
 		p.offline++
+		p.unreachable++
 	}
 	if p.stopped() {
 		return

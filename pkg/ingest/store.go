@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/labelbase/labelbase/pkg/ingest/fetch"
 )
 
 // store is the pass's SQL. Each method is one statement.
@@ -119,20 +123,32 @@ func (s store) settle(ctx context.Context, ids []int64, j judgement) error {
 }
 
 type label struct {
-	id  int64
-	url string
+	id   int64
+	url  string
+	name string
+	// seen is what the label's /music page last came with, for a
+	// conditional request.
+	seen fetch.Validators
 }
 
 // labels lists every label but the demo ones (invented, see pkg/demo),
-// those crawled longest ago first, so a pass cut
-// short starts next time where it stopped.
-func (s store) labels(ctx context.Context) ([]label, error) {
+// those crawled longest ago first, so a pass cut short starts next time
+// where it stopped. With notSince set, labels crawled after it are left
+// out: they were read recently enough (Options.RecrawlAfter).
+func (s store) labels(ctx context.Context, notSince time.Time) ([]label, error) {
+	var since *time.Time
+	if !notSince.IsZero() {
+		since = &notSince
+	}
 	rows, _ := s.pool.Query(ctx, `
-		SELECT l.id, l.label_url FROM public.labels l
+		SELECT l.id, l.label_url, l.label_name, coalesce(v.etag, ''), coalesce(v.last_modified, '')
+		  FROM public.labels l
+		  LEFT JOIN private.label_page_validators v ON v.label_id = l.id
 		 WHERE NOT EXISTS (SELECT 1 FROM private.demo_labels d WHERE d.label_id = l.id)
-		 ORDER BY l.crawled_at NULLS FIRST, l.id`)
+		   AND ($1::timestamptz IS NULL OR l.crawled_at IS NULL OR l.crawled_at < $1)
+		 ORDER BY l.crawled_at NULLS FIRST, l.id`, since)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (l label, err error) {
-		err = r.Scan(&l.id, &l.url)
+		err = r.Scan(&l.id, &l.url, &l.name, &l.seen.ETag, &l.seen.LastModified)
 		return l, err
 	})
 	if err != nil {
@@ -160,6 +176,19 @@ func (k knownSet) find(url string, id int64) (knownRelease, bool) {
 	}
 	r, ok := k.byID[id]
 	return r, ok && id != 0
+}
+
+// due lists the stored releases whose pages are read again (stale ones),
+// for a label whose /music page has not changed.
+func (k knownSet) due() []entry {
+	var out []entry
+	for u, r := range k.byURL {
+		if r.stale {
+			out = append(out, entry{url: u})
+		}
+	}
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.url, b.url) })
+	return out
 }
 
 // knownReleases reads, in one query, the label's releases and any of urls

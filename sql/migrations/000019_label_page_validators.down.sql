@@ -1,0 +1,1 @@
+DROP TABLE IF EXISTS private.label_page_validators;

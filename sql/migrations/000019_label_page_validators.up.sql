@@ -1,0 +1,15 @@
+-- Conditional requests (pkg/ingest): the ETag and Last-Modified that a
+-- label's /music page last came with, sent back as If-None-Match and
+-- If-Modified-Since so that an unchanged page can be answered 304 without a
+-- body. Kept only after a page that parsed; a parse failure drops them, so
+-- the next visit reads the page in full.
+CREATE TABLE private.label_page_validators (
+  label_id bigint PRIMARY KEY REFERENCES public.labels (id) ON DELETE CASCADE,
+  etag text,
+  last_modified text,
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  CHECK (etag IS NOT NULL OR last_modified IS NOT NULL)
+);
+
+ALTER TABLE private.label_page_validators ENABLE ROW LEVEL SECURITY;
+REVOKE ALL ON private.label_page_validators FROM PUBLIC, anon, authenticated;
