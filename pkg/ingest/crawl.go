@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/ingest/bandcamp"
@@ -199,6 +200,11 @@ func listed(base *url.URL, v visit, allow []string) []entry {
 	add := func(href string, it bandcamp.Item, rel *bandcamp.Release) {
 		u, err := bandcamp.NormaliseURL(href, base)
 		if err != nil || seen[u.String()] || !(bandcamp.IsBandcampHost(u.Hostname()) || slices.Contains(allow, u.Hostname())) {
+			return
+		}
+		if !strings.HasPrefix(u.Path, "/album/") && !strings.HasPrefix(u.Path, "/track/") {
+			// Only a release page is a release: never the account's own
+			// page taken for one.
 			return
 		}
 		seen[u.String()] = true

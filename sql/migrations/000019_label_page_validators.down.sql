@@ -1,1 +1,2 @@
 DROP TABLE IF EXISTS private.label_page_validators;
+-- The made-up releases the up migration deleted are not restored.

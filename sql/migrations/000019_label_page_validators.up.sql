@@ -13,3 +13,10 @@ CREATE TABLE private.label_page_validators (
 
 ALTER TABLE private.label_page_validators ENABLE ROW LEVEL SECURITY;
 REVOKE ALL ON private.label_page_validators FROM PUBLIC, anon, authenticated;
+
+-- Before the parser knew the stub data-tralbum of /music pages, a label
+-- page it could not read became a made-up release: the /music URL, titled
+-- with the label's name. Every real release lives at /album/… or /track/…;
+-- rows at any other path are those, and go (their listens with them).
+DELETE FROM public.releases
+ WHERE release_url !~ '^https?://[^/]+/(album|track)/';
