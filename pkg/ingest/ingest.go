@@ -146,8 +146,8 @@ type Options struct {
 	// restart loop cannot hammer Bandcamp.
 	CatchUpDelay time.Duration
 	// OnRun, when set, is told how each scheduled pass ended: succeeded,
-	// stopped (Bandcamp refused or was unreachable), skipped (another
-	// gateway held the lock) or failed (metrics).
+	// stopped (Bandcamp refused or was unreachable, or every request
+	// failed), skipped (another gateway held the lock) or failed (metrics).
 	OnRun func(outcome string)
 	// OnParseFailure, when set, is told of every page that could not be
 	// parsed, by kind (PageLabel, PageRelease) (metrics).

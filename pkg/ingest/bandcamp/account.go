@@ -176,8 +176,8 @@ func indexItems(index *html.Node, account string) []Item {
 		}
 		it.Title = text(find(cell, class("ipCellLabel1")), nil)
 		artist := text(find(cell, class("ipCellLabel2")), nil)
-		if rest, ok := strings.CutPrefix(strings.ToLower(artist), "by "); ok {
-			artist = artist[len(artist)-len(rest):]
+		if len(artist) > 3 && strings.EqualFold(artist[:3], "by ") {
+			artist = artist[3:]
 		}
 		it.Artist = artist
 		if img := find(cell, tag("img")); img != nil {
