@@ -122,3 +122,23 @@ func TestShapesThatWentWrong(t *testing.T) {
 		t.Errorf("single release without a date = %+v, %v", a, err)
 	}
 }
+
+// FuzzParse: no page, however broken, makes the parsers panic.
+func FuzzParse(f *testing.F) {
+	names, _ := filepath.Glob(filepath.Join("testdata", "*.html"))
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if a, err := bandcamp.ParseAccount(body); err == nil && a.Name == "" {
+			t.Error("an account without a name")
+		}
+		if r, err := bandcamp.ParseRelease(body); err == nil && (r.Title == "" || r.Date.IsZero()) {
+			t.Errorf("a release without a title or date: %+v", r)
+		}
+	})
+}

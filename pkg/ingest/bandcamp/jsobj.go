@@ -203,9 +203,10 @@ func (p *jsParser) value(b *bytes.Buffer) bool {
 		b.Write(v.Bytes())
 		return true
 	}
-	// Not a literal, or a literal followed by more expression.
+	// Not a literal, or a literal followed by more expression. Nothing at
+	// all (a stray closing bracket) is an error, not an endless null.
 	p.pos = start
-	if !p.skipExpr() {
+	if !p.skipExpr() || p.pos == start {
 		return false
 	}
 	b.WriteString("null")

@@ -67,3 +67,16 @@ func TestScriptVar(t *testing.T) {
 		t.Errorf("matched a longer name: %s", got)
 	}
 }
+
+// FuzzJSObject: whatever a page holds, jsObject neither panics nor hangs,
+// and what it returns is JSON.
+func FuzzJSObject(f *testing.F) {
+	for _, s := range []string{`{a: 1}`, `{url: "a" + 'b', c: [1, {d: null}], e: f(1)}`, "{a: `x`, // c\n}", `{a: "\u12"}`, `{a: 1 b}`, `{"a": [,]}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if out, ok := jsObject(s); ok && !json.Valid(out) {
+			t.Errorf("jsObject(%q) = %q, not JSON", s, out)
+		}
+	})
+}
