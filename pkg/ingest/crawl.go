@@ -104,7 +104,9 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		entries = known.due()
 	}
 	var rows []releaseRow
-	var primaryGenre, unparsed string
+	// unparsedURL and unparsedWhy are the first release page that did
+	// not parse, and why.
+	var primaryGenre, unparsedURL, unparsedWhy string
 	pages := 0
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
@@ -122,8 +124,8 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 			var why string
 			if rel, why = p.readRelease(ctx, e.url, allow); why != "" {
 				p.parseFailed(l, PageRelease, e.url, why)
-				if unparsed == "" {
-					unparsed = e.url + ": " + why
+				if unparsedURL == "" {
+					unparsedURL, unparsedWhy = e.url, why
 				}
 			}
 		}
@@ -165,11 +167,11 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	if err := p.store.finishLabel(ctx, l.id, name, tags); err != nil {
 		return err
 	}
-	if unparsed != "" {
+	if unparsedURL != "" {
 		// The grid was read; a release page was not. The row stays
 		// incomplete and is read again next pass.
 		p.labelsUnparsed++
-		if err := p.store.recordParseFailure(ctx, l.id, music, unparsed); err != nil {
+		if err := p.store.recordParseFailure(ctx, l.id, unparsedURL, unparsedWhy); err != nil {
 			return err
 		}
 	} else if err := p.store.labelParsed(ctx, l.id, v.seen); err != nil {

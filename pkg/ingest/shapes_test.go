@@ -178,7 +178,7 @@ func TestUndatedReleasePageIsAParseFailure(t *testing.T) {
 		t.Errorf("summary %+v", sum)
 	}
 	f := b.parseFailure(t, "https://"+fakebandcamp.LabelHost)
-	if !f.Present || !strings.Contains(f.Reason, fakebandcamp.Hosted.URL()) || !strings.Contains(f.Reason, "no release date") {
+	if !f.Present || f.URL != fakebandcamp.Hosted.URL() || !strings.Contains(f.Reason, "no release date") {
 		t.Errorf("failure %+v", f)
 	}
 	if got := seen.take(); !slices.Equal(got, []string{PageRelease}) {
