@@ -16,17 +16,20 @@ import (
 
 // crawlLabels reads every label's /music page and stores what is new.
 func (p *pass) crawlLabels(ctx context.Context) error {
-	var notSince time.Time
-	if p.recrawlAfter > 0 {
-		notSince = time.Now().Add(-p.recrawlAfter)
-	}
-	labels, err := p.store.labels(ctx, notSince)
+	labels, err := p.store.labels(ctx)
 	if err != nil {
 		return err
 	}
 	for i, l := range labels {
 		if p.stopped() {
 			break
+		}
+		// Judged when the label's turn comes, not when the pass starts: a
+		// pass takes hours, and a label read at 17:00 yesterday is due
+		// when today's pass reaches it, not at 03:00.
+		if p.recrawlAfter > 0 && time.Since(l.crawledAt) < p.recrawlAfter {
+			p.progress(Step{Stage: StageLabels, Done: i + 1, Total: len(labels), Item: l.url})
+			continue
 		}
 		if err := p.crawlLabel(ctx, l); err != nil {
 			return err

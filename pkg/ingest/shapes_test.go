@@ -256,3 +256,29 @@ func TestParseFailureDropsValidators(t *testing.T) {
 		t.Errorf("after the layout came back: %+v", sum)
 	}
 }
+
+// A scheduled pass reads a label again once RecrawlAfter has passed since
+// its last crawl, and not before.
+func TestRecrawlAfter(t *testing.T) {
+	t.Parallel()
+	c, b := setup(t)
+	b.submit(t, "https://"+fakebandcamp.ArtistHost, "https://"+fakebandcamp.SingleHost)
+	run(t, c)
+	ctx := context.Background()
+	for host, age := range map[string]string{fakebandcamp.ArtistHost: "21 hours", fakebandcamp.SingleHost: "19 hours"} {
+		if _, err := b.db.Pool.Exec(ctx, `UPDATE public.labels SET crawled_at = now() - $2::interval WHERE label_url = $1`,
+			"https://"+host, age); err != nil {
+			t.Fatal(err)
+		}
+	}
+	requests := len(b.fake.Requests())
+	sched := b.crawlerWith(t, testLogger(t), Options{RecrawlAfter: 20 * time.Hour})
+	if sum := run(t, sched); sum.LabelsCrawled != 1 {
+		t.Errorf("summary %+v, want only the label crawled 21 hours ago", sum)
+	}
+	for _, r := range b.fake.Requests()[requests:] {
+		if r.Host != fakebandcamp.ArtistHost {
+			t.Errorf("requested %s%s, crawled 19 hours ago", r.Host, r.Path)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/ingest/fetch"
@@ -129,26 +130,27 @@ type label struct {
 	// seen is what the label's /music page last came with, for a
 	// conditional request.
 	seen fetch.Validators
+	// crawledAt is when the label was last crawled (zero: never).
+	crawledAt time.Time
 }
 
 // labels lists every label but the demo ones (invented, see pkg/demo),
 // those crawled longest ago first, so a pass cut short starts next time
-// where it stopped. With notSince set, labels crawled after it are left
-// out: they were read recently enough (Options.RecrawlAfter).
-func (s store) labels(ctx context.Context, notSince time.Time) ([]label, error) {
-	var since *time.Time
-	if !notSince.IsZero() {
-		since = &notSince
-	}
+// where it stopped.
+func (s store) labels(ctx context.Context) ([]label, error) {
 	rows, _ := s.pool.Query(ctx, `
-		SELECT l.id, l.label_url, l.label_name, coalesce(v.etag, ''), coalesce(v.last_modified, '')
+		SELECT l.id, l.label_url, l.label_name, coalesce(v.etag, ''), coalesce(v.last_modified, ''),
+		       coalesce(l.crawled_at, '-infinity')
 		  FROM public.labels l
 		  LEFT JOIN private.label_page_validators v ON v.label_id = l.id
 		 WHERE NOT EXISTS (SELECT 1 FROM private.demo_labels d WHERE d.label_id = l.id)
-		   AND ($1::timestamptz IS NULL OR l.crawled_at IS NULL OR l.crawled_at < $1)
-		 ORDER BY l.crawled_at NULLS FIRST, l.id`, since)
+		 ORDER BY l.crawled_at NULLS FIRST, l.id`)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (l label, err error) {
-		err = r.Scan(&l.id, &l.url, &l.name, &l.seen.ETag, &l.seen.LastModified)
+		var at pgtype.Timestamptz
+		err = r.Scan(&l.id, &l.url, &l.name, &l.seen.ETag, &l.seen.LastModified, &at)
+		if at.Valid && at.InfinityModifier == pgtype.Finite {
+			l.crawledAt = at.Time
+		}
 		return l, err
 	})
 	if err != nil {
