@@ -60,10 +60,11 @@ type clientItem struct {
 
 // ParseAccount classifies a page fetched from an account's /music URL. It
 // returns ErrChallenge, ErrFanPage or ErrNotAccount (wrapped) when the page
-// is not an account. The account record is the test: every account page
-// has one (data-band, or on older pages var BandData), and a rate-limit or
-// challenge page never does. Bandcamp's is_label is kept but decides
-// nothing: it is false for many real labels.
+// is not an account. The account record is the test: account pages have
+// one (data-band, or on older pages var BandData), and a rate-limit or
+// challenge page never does; a page without it passes only if it holds a
+// discography (grid or index page) and names the account. Bandcamp's
+// is_label is kept but decides nothing: it is false for many real labels.
 //
 // The discography is read from, in order: the grid (ol#music-grid, or
 // ol.music-grid on older pages: rendered <li> items, then
@@ -79,18 +80,22 @@ func ParseAccount(body []byte) (*AccountPage, error) {
 	if p.ogType == "profile" {
 		return nil, ErrFanPage
 	}
-	if p.band == nil {
-		return nil, fmt.Errorf("%w: no data-band", ErrNotAccount)
-	}
-	a := &AccountPage{ID: p.band.ID, Name: p.accountName(), IsLabel: p.band.IsLabel, Location: p.location(), Declared: p.band.URL}
-	if a.Name == "" {
-		return nil, fmt.Errorf("%w: no account name", ErrNotAccount)
-	}
 	grid := find(p.root, id("music-grid"))
 	if grid == nil {
 		grid = find(p.root, all(tag("ol"), class("music-grid")))
 	}
 	index := find(p.root, id("indexpage"))
+	band := p.band
+	if band == nil {
+		if grid == nil && index == nil {
+			return nil, fmt.Errorf("%w: no data-band", ErrNotAccount)
+		}
+		band = &bandData{}
+	}
+	a := &AccountPage{ID: band.ID, Name: p.accountName(), IsLabel: band.IsLabel, Location: p.location(), Declared: band.URL}
+	if a.Name == "" {
+		return nil, fmt.Errorf("%w: no account name", ErrNotAccount)
+	}
 	switch {
 	case grid != nil || index != nil:
 		if grid != nil {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -102,6 +103,18 @@ func TestShapesThatWentWrong(t *testing.T) {
 	if err != nil || old.Name != "Dyke Road Sound" || old.ID != 2200000005 || old.Declared != "https://dykeroad.bandcamp.com" ||
 		len(old.Items) != 2 || old.Items[0].ID != 3500000001 || old.Items[1].Href != "/album/west-pier" {
 		t.Errorf("old account page = %+v, %v", old, err)
+	}
+	// Without the BandData script, the grid and the page's name still make
+	// it an account.
+	noBand := regexp.MustCompile(`(?s)<script type="text/javascript">.*?</script>`).ReplaceAll(fixture(t, "music-old.html"), nil)
+	if a, err := bandcamp.ParseAccount(noBand); err != nil || a.Name != "Dyke Road Sound" || a.ID != 0 || len(a.Items) != 2 {
+		t.Errorf("old account page without BandData = %+v, %v", a, err)
+	}
+	// A release page whose only date is older pages' microdata.
+	micro := []byte(`<html><head><meta property="og:type" content="album"><meta property="og:title" content="Shingle, by Dunlin"></head>
+		<body><div id="name-section"><h2 class="trackTitle">Shingle</h2></div><meta itemprop="datePublished" content="20140523"></body></html>`)
+	if r, err := bandcamp.ParseRelease(micro); err != nil || r.Title != "Shingle" || r.Artist != "Dunlin" || r.Date.Format("2006-01-02") != "2014-05-23" {
+		t.Errorf("microdata-dated release = %+v, %v", r, err)
 	}
 	r2020, err := bandcamp.ParseRelease(fixture(t, "release-2020.html"))
 	if err != nil || r2020.Date.Format("2006-01-02") != "2020-07-17" || r2020.ImageURL != "https://f4.bcbits.com/img/a1700000001_2.jpg" ||

@@ -212,7 +212,7 @@ func (p *page) nameSection() *html.Node {
 // current.release_date (the dates the artist set; a track on an album has
 // only the album's), then JSON-LD datePublished, which on 2020–21 pages is
 // when the page went up, months off the release, then publish_date, then
-// the credits line.
+// the credits line, then older pages' microdata.
 func (p *page) date() time.Time {
 	var candidates []string
 	t := p.tralbum
@@ -234,8 +234,17 @@ func (p *page) date() time.Time {
 			return d
 		}
 	}
-	d, _ := ProseDate(p.credits())
-	return d
+	if d, ok := ProseDate(p.credits()); ok {
+		return d
+	}
+	// Older pages' schema.org microdata: <meta itemprop="datePublished"
+	// content="20160318">.
+	if m := find(p.root, all(tag("meta"), func(n *html.Node) bool { return attr(n, "itemprop") == "datePublished" })); m != nil {
+		if d, err := time.Parse("20060102", strings.TrimSpace(attr(m, "content"))); err == nil {
+			return d
+		}
+	}
+	return time.Time{}
 }
 
 // credits is the "released …" (or, for pre-orders, "releases …") line.
