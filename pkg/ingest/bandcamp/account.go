@@ -92,7 +92,8 @@ func ParseAccount(body []byte) (*AccountPage, error) {
 		}
 		band = &bandData{}
 	}
-	a := &AccountPage{ID: band.ID, Name: p.accountName(), IsLabel: band.IsLabel, Location: p.location(), Declared: band.URL}
+	a := &AccountPage{ID: int64(band.ID), Name: p.accountName(), IsLabel: bool(band.IsLabel), Location: p.location(),
+		Declared: string(band.URL)}
 	if a.Name == "" {
 		return nil, fmt.Errorf("%w: no account name", ErrNotAccount)
 	}

@@ -80,3 +80,23 @@ func FuzzJSObject(f *testing.F) {
 		}
 	})
 }
+
+// A field of an unexpected type costs that field, not the record.
+func TestLenientRecords(t *testing.T) {
+	t.Parallel()
+	var tr tralbumData
+	if err := json.Unmarshal([]byte(`{"id":"3600000001","item_type":"album","artist":null,"art_id":{"x":1},
+		"album_release_date":false,"album_is_preorder":0,"is_preorder":1,"current":{"title":"T","release_date":"18 Mar 2016 00:00:00 GMT"}}`), &tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.ID != 3600000001 || tr.ItemType != "album" || tr.Artist != "" || tr.ArtID != 0 || tr.AlbumReleaseDate != "" ||
+		tr.AlbumIsPreorder || !tr.IsPreorder || tr.Current.Title != "T" || tr.Current.ReleaseDate == "" {
+		t.Errorf("decoded %+v", tr)
+	}
+	for in, want := range map[string]bool{`true`: true, `"true"`: true, `1`: true, `0`: false, `null`: false, `false`: false, `"no"`: false, `[]`: false} {
+		var f flag
+		if err := json.Unmarshal([]byte(in), &f); err != nil || bool(f) != want {
+			t.Errorf("flag %s = %v, %v; want %v", in, f, err, want)
+		}
+	}
+}

@@ -68,7 +68,7 @@ func (p *page) release() (*Release, error) {
 		Type:        p.itemType(),
 		Title:       p.title(),
 		Artist:      p.artist(),
-		Preorder:    p.tralbum != nil && (p.tralbum.AlbumIsPreorder || p.tralbum.IsPreorder),
+		Preorder:    p.tralbum != nil && bool(p.tralbum.AlbumIsPreorder || p.tralbum.IsPreorder),
 		ImageURL:    p.image(),
 		AccountName: p.accountName(),
 		Location:    p.location(),
@@ -103,7 +103,7 @@ func (p *page) release() (*Release, error) {
 
 func (p *page) itemType() string {
 	if p.tralbum != nil && (p.tralbum.ItemType == "album" || p.tralbum.ItemType == "track") {
-		return p.tralbum.ItemType
+		return string(p.tralbum.ItemType)
 	}
 	if p.ld != nil {
 		for _, t := range p.ld.Type {
@@ -143,7 +143,7 @@ func (p *page) pageProperties() pageProperties {
 
 func (p *page) itemID(typ string) int64 {
 	if p.tralbum != nil && p.tralbum.ID > 0 {
-		return p.tralbum.ID
+		return int64(p.tralbum.ID)
 	}
 	if p.ld != nil {
 		if typ == "track" {
@@ -162,8 +162,8 @@ func (p *page) itemID(typ string) int64 {
 	if v := p.pageProperties().ItemID; v > 0 {
 		return v
 	}
-	if p.embed != nil && p.embed.TralbumParam.Name == typ {
-		return p.embed.TralbumParam.Value
+	if p.embed != nil && string(p.embed.TralbumParam.Name) == typ {
+		return int64(p.embed.TralbumParam.Value)
 	}
 	return 0
 }
@@ -172,8 +172,8 @@ func (p *page) title() string {
 	if p.ld != nil && clean(p.ld.Name) != "" {
 		return clean(p.ld.Name)
 	}
-	if p.tralbum != nil && clean(p.tralbum.Current.Title) != "" {
-		return clean(p.tralbum.Current.Title)
+	if p.tralbum != nil && clean(string(p.tralbum.Current.Title)) != "" {
+		return clean(string(p.tralbum.Current.Title))
 	}
 	if t := text(find(p.nameSection(), all(tag("h2"), class("trackTitle"))), nil); t != "" {
 		return t
@@ -189,11 +189,11 @@ func (p *page) artist() string {
 	if p.ld != nil && clean(p.ld.ByArtist.Name) != "" {
 		return clean(p.ld.ByArtist.Name)
 	}
-	if p.tralbum != nil && clean(p.tralbum.Artist) != "" {
-		return clean(p.tralbum.Artist)
+	if p.tralbum != nil && clean(string(p.tralbum.Artist)) != "" {
+		return clean(string(p.tralbum.Artist))
 	}
-	if p.embed != nil && clean(p.embed.Artist) != "" {
-		return clean(p.embed.Artist)
+	if p.embed != nil && clean(string(p.embed.Artist)) != "" {
+		return clean(string(p.embed.Artist))
 	}
 	if _, a, ok := strings.Cut(meta(p.root, "og:title"), ", by "); ok {
 		return clean(a)
@@ -217,17 +217,13 @@ func (p *page) date() time.Time {
 	var candidates []string
 	t := p.tralbum
 	if t != nil {
-		for _, s := range []*string{t.AlbumReleaseDate, t.Current.ReleaseDate} {
-			if s != nil {
-				candidates = append(candidates, *s)
-			}
-		}
+		candidates = append(candidates, string(t.AlbumReleaseDate), string(t.Current.ReleaseDate))
 	}
 	if p.ld != nil {
 		candidates = append(candidates, p.ld.DatePublished)
 	}
-	if t != nil && t.Current.PublishDate != nil {
-		candidates = append(candidates, *t.Current.PublishDate)
+	if t != nil {
+		candidates = append(candidates, string(t.Current.PublishDate))
 	}
 	for _, s := range candidates {
 		if d, ok := ParseDate(s); ok {
@@ -264,10 +260,10 @@ func (p *page) image() string {
 		}
 	}
 	if p.tralbum != nil && p.tralbum.ArtID > 0 {
-		return ArtURL(p.tralbum.ArtID)
+		return ArtURL(int64(p.tralbum.ArtID))
 	}
 	if p.embed != nil && p.embed.ArtID > 0 {
-		return ArtURL(p.embed.ArtID)
+		return ArtURL(int64(p.embed.ArtID))
 	}
 	var srcs []string
 	if p.ld != nil {
