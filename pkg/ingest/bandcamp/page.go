@@ -29,18 +29,18 @@ type page struct {
 // bandData is data-band: the account, with is_label and url on account pages.
 type bandData struct {
 	ID      num  `json:"id"`
-	Name    str `json:"name"`
+	Name    str  `json:"name"`
 	IsLabel flag `json:"is_label"`
-	URL     str `json:"url"`
+	URL     str  `json:"url"`
 }
 
 // tralbumData is data-tralbum, a release's own record.
 type tralbumData struct {
 	ID               num  `json:"id"`
-	ItemType         str `json:"item_type"`
-	Artist           str `json:"artist"`
+	ItemType         str  `json:"item_type"`
+	Artist           str  `json:"artist"`
 	ArtID            num  `json:"art_id"`
-	AlbumReleaseDate str `json:"album_release_date"`
+	AlbumReleaseDate str  `json:"album_release_date"`
 	AlbumIsPreorder  flag `json:"album_is_preorder"`
 	IsPreorder       flag `json:"is_preorder"`
 	Current          struct {
@@ -53,10 +53,10 @@ type tralbumData struct {
 // embedData is data-embed, the player's view of a release.
 type embedData struct {
 	Artist       str `json:"artist"`
-	ArtID        num  `json:"art_id"`
+	ArtID        num `json:"art_id"`
 	TralbumParam struct {
 		Name  str `json:"name"`
-		Value num  `json:"value"`
+		Value num `json:"value"`
 	} `json:"tralbum_param"`
 }
 
