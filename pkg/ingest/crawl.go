@@ -107,6 +107,7 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		entries = known.due()
 	}
 	var rows []releaseRow
+	var read []string // release pages read
 	// unparsedURL and unparsedWhy are the first release page that did
 	// not parse, and why.
 	var primaryGenre, unparsedURL, unparsedWhy string
@@ -137,6 +138,7 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		}
 		if rel != nil {
 			pages++
+			read = append(read, e.url)
 			if primaryGenre == "" {
 				primaryGenre = rel.PrimaryGenre
 			}
@@ -151,6 +153,9 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	}
 	p.sum.ReleasesAdded += added
 	p.sum.ReleasesUpdated += updated
+	if err := p.store.pagesRead(ctx, read); err != nil {
+		return err
+	}
 	if p.stopped() {
 		// Cut short: crawled_at stays, so the next pass starts here.
 		log.Debug("label partly crawled; pass stopping", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)

@@ -282,3 +282,44 @@ func TestRecrawlAfter(t *testing.T) {
 		}
 	}
 }
+
+// A pre-order's page is read again a week after it was last read, and
+// daily in the week before its date; not every day until it comes out.
+func TestPreorderPagesAreReadWeekly(t *testing.T) {
+	t.Parallel()
+	c, b := setup(t)
+	ctx := context.Background()
+	b.submit(t, "https://"+fakebandcamp.LabelHost)
+	run(t, c)
+	preorderRead := func() bool {
+		requests := len(b.fake.Requests())
+		run(t, c)
+		for _, r := range b.fake.Requests()[requests:] {
+			if "https://"+r.Host+r.Path == fakebandcamp.Preorder.URL() {
+				return true
+			}
+		}
+		return false
+	}
+	if preorderRead() {
+		t.Error("the pre-order's page was read again the day it was read")
+	}
+	if _, err := b.db.Pool.Exec(ctx, `UPDATE private.release_page_reads SET read_at = now() - interval '8 days'
+		WHERE release_id = $1`, fakebandcamp.Preorder.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if !preorderRead() {
+		t.Error("the pre-order's page was not read a week after the last read")
+	}
+	if preorderRead() {
+		t.Error("read again the next day, six weeks before its date")
+	}
+	// Its date moved to three days from now: read daily until then.
+	if _, err := b.db.Pool.Exec(ctx, `UPDATE public.releases SET release_date = current_date + 3 WHERE id = $1`,
+		fakebandcamp.Preorder.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if !preorderRead() {
+		t.Error("a pre-order due within a week was not read")
+	}
+}

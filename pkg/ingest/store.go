@@ -193,14 +193,27 @@ func (k knownSet) due() []entry {
 	return out
 }
 
+// Pre-order pages are read again every preorderRecheck, and daily from
+// preorderFinal before their date: a date can move, but reading every
+// pre-order daily for weeks would outgrow the request budget.
+const (
+	preorderRecheck = "7 days"
+	preorderFinal   = 7 // days
+)
+
 // knownReleases reads, in one query, the label's releases and any of urls
 // stored under another label. A release is stale while it lacks its page's
-// metadata or is not out yet (a pre-order can move its date).
+// metadata, or while it is not out yet and its page was last read a week
+// ago or it comes out within a week (a pre-order can move its date).
 func (s store) knownReleases(ctx context.Context, labelID int64, urls []string) (knownSet, error) {
 	rows, _ := s.pool.Query(ctx, `
-		SELECT release_url, id, NOT rich OR coalesce(release_date >= current_date, false)
-		  FROM public.releases
-		 WHERE label_id = $1 OR release_url = ANY($2)`, labelID, urls)
+		SELECT r.release_url, r.id,
+		       NOT r.rich OR coalesce(r.release_date >= current_date AND (
+		         r.release_date < current_date + $4::int
+		         OR p.read_at IS NULL OR p.read_at < now() - $3::interval), false)
+		  FROM public.releases r
+		  LEFT JOIN private.release_page_reads p ON p.release_id = r.id
+		 WHERE r.label_id = $1 OR r.release_url = ANY($2)`, labelID, urls, preorderRecheck, preorderFinal)
 	k := knownSet{byURL: map[string]knownRelease{}, byID: map[int64]knownRelease{}}
 	var u string
 	var r knownRelease
@@ -263,6 +276,21 @@ func (s store) upsertReleases(ctx context.Context, labelID int64, rows []release
 		return 0, 0, fmt.Errorf("ingest: write releases: %w", err)
 	}
 	return added, updated, nil
+}
+
+// pagesRead notes that the pages of these releases were read now.
+func (s store) pagesRead(ctx context.Context, urls []string) error {
+	if len(urls) == 0 {
+		return nil
+	}
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO private.release_page_reads (release_id, read_at)
+		SELECT id, now() FROM public.releases WHERE release_url = ANY($1)
+		ON CONFLICT (release_id) DO UPDATE SET read_at = EXCLUDED.read_at`, urls)
+	if err != nil {
+		return fmt.Errorf("ingest: note pages read: %w", err)
+	}
+	return nil
 }
 
 // recentGenres reads the genres of the label's latest releases.

@@ -14,6 +14,17 @@ CREATE TABLE private.label_page_validators (
 ALTER TABLE private.label_page_validators ENABLE ROW LEVEL SECURITY;
 REVOKE ALL ON private.label_page_validators FROM PUBLIC, anon, authenticated;
 
+-- When each release page was last read, so that a pre-order's page is read
+-- again weekly, and daily only in its last week, rather than every day
+-- until it comes out (the request budget in docs/crawler.md).
+CREATE TABLE private.release_page_reads (
+  release_id bigint PRIMARY KEY REFERENCES public.releases (id) ON DELETE CASCADE,
+  read_at timestamptz NOT NULL DEFAULT now()
+);
+
+ALTER TABLE private.release_page_reads ENABLE ROW LEVEL SECURITY;
+REVOKE ALL ON private.release_page_reads FROM PUBLIC, anon, authenticated;
+
 -- Before the parser knew the stub data-tralbum of /music pages, a label
 -- page it could not read became a made-up release: the /music URL, titled
 -- with the label's name. Every real release lives at /album/… or /track/…;
