@@ -87,9 +87,14 @@ func printSummary(w io.Writer, s ingest.Summary) {
 	fmt.Fprintf(w, "labels crawled: %d (unavailable %d)\n", s.LabelsCrawled, s.LabelsFailed)
 	fmt.Fprintf(w, "releases: %d added, %d updated (%d pages unreadable, retried next run)\n",
 		s.ReleasesAdded, s.ReleasesUpdated, s.ReleasePagesFailed)
+	fmt.Fprintf(w, "requests: %d (network failures %d, parse failures %d; %d label pages unchanged)\n",
+		s.Requests, s.NetworkFailures, s.ParseFailures, s.LabelsUnchanged)
+	if s.ParseFailures > 0 {
+		fmt.Fprintln(w, "pages not parsed are listed per label in private.label_parse_failures; their releases were kept")
+	}
 	fmt.Fprintf(w, "submissions left in the queue: %d\n", s.QueueLeft)
 	if s.Stopped != "" {
-		fmt.Fprintln(w, s.Stopped)
+		fmt.Fprintf(w, "stop reason: %s\n%s\n", s.StopReason, s.Stopped)
 	}
 }
 
@@ -100,7 +105,7 @@ func printHistory(w io.Writer, runs []ingest.Run) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tDURATION\tSTATUS\tCHECKED\tVALID\tINVALID\tRETRIED\tADDED\tUPDATED\tERROR")
+	fmt.Fprintln(tw, "ID\tSTARTED (UTC)\tDURATION\tSTATUS\tCHECKED\tVALID\tINVALID\tRETRIED\tADDED\tUPDATED\tNET FAIL\tPARSE FAIL\tSTOP\tERROR")
 	for _, r := range runs {
 		dur := "-"
 		if r.FinishedAt != nil {
@@ -111,8 +116,13 @@ func printHistory(w io.Writer, runs []ingest.Run) {
 			msg = string(rs[:59]) + "…"
 		}
 		s := r.Summary
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", r.ID, r.StartedAt.UTC().Format("2006-01-02 15:04"),
-			dur, r.Status, s.Checked, s.Valid, s.Invalid, s.Retried, s.ReleasesAdded, s.ReleasesUpdated, msg)
+		stop := s.StopReason
+		if stop == "" {
+			stop = "-"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", r.ID, r.StartedAt.UTC().Format("2006-01-02 15:04"),
+			dur, r.Status, s.Checked, s.Valid, s.Invalid, s.Retried, s.ReleasesAdded, s.ReleasesUpdated,
+			s.NetworkFailures, s.ParseFailures, stop, msg)
 	}
 	tw.Flush()
 }

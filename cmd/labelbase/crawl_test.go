@@ -72,7 +72,7 @@ func TestRunCrawlOnce(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "ID ") ||
-		!regexp.MustCompile(fmt.Sprintf(`^%d +\d{4}-\d\d-\d\d \d\d:\d\d +\S+ +succeeded +7 +4 +2 +1 +%d +0 *$`, runID, releases)).MatchString(lines[1]) {
+		!regexp.MustCompile(fmt.Sprintf(`^%d +\d{4}-\d\d-\d\d \d\d:\d\d +\S+ +succeeded +7 +4 +2 +1 +%d +0 +1 +0 +- *$`, runID, releases)).MatchString(lines[1]) {
 		t.Errorf("--history printed:\n%s", out.String())
 	}
 
@@ -132,9 +132,9 @@ func TestPrintHistory(t *testing.T) {
 		{ID: 1, StartedAt: start, FinishedAt: &end, Status: ingest.RunFailed, Error: strings.Repeat("é", 70),
 			Summary: ingest.Summary{Checked: 3, Retried: 3}},
 	})
-	want := "ID  STARTED (UTC)     DURATION  STATUS   CHECKED  VALID  INVALID  RETRIED  ADDED  UPDATED  ERROR\n" +
-		"2   2026-03-01 04:00  -         running  0        0      0        0        0      0        \n" +
-		"1   2026-03-01 03:00  1m30s     failed   3        0      0        3        0      0        " + strings.Repeat("é", 59) + "…\n"
+	want := "ID  STARTED (UTC)     DURATION  STATUS   CHECKED  VALID  INVALID  RETRIED  ADDED  UPDATED  NET FAIL  PARSE FAIL  STOP  ERROR\n" +
+		"2   2026-03-01 04:00  -         running  0        0      0        0        0      0        0         0           -     \n" +
+		"1   2026-03-01 03:00  1m30s     failed   3        0      0        3        0      0        0         0           -     " + strings.Repeat("é", 59) + "…\n"
 	if out.String() != want {
 		t.Errorf("history table:\n%s\nwant:\n%s", out.String(), want)
 	}

@@ -9,7 +9,8 @@ import (
 // startCrawler runs the daily ingest schedule in the background. With
 // several gateway instances, an advisory lock lets one of them crawl.
 func (a *App) startCrawler(ctx context.Context) {
-	s := ingest.NewScheduler(a.Pools.Owner, a.Config, a.log, ingest.Options{OnRun: a.Metrics.CrawlRun})
+	s := ingest.NewScheduler(a.Pools.Owner, a.Config, a.log, ingest.Options{OnRun: a.Metrics.CrawlRun,
+		OnParseFailure: a.Metrics.CrawlParseFailure})
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/labelbase/labelbase/pkg/ingest/bandcamp"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch"
@@ -21,6 +23,13 @@ func (p *pass) crawlLabels(ctx context.Context) error {
 	for i, l := range labels {
 		if p.stopped() {
 			break
+		}
+		// Judged when the label's turn comes, not when the pass starts: a
+		// pass takes hours, and a label read at 17:00 yesterday is due
+		// when today's pass reaches it, not at 03:00.
+		if p.recrawlAfter > 0 && time.Since(l.crawledAt) < p.recrawlAfter {
+			p.progress(Step{Stage: StageLabels, Done: i + 1, Total: len(labels), Item: l.url})
+			continue
 		}
 		if err := p.crawlLabel(ctx, l); err != nil {
 			return err
@@ -46,11 +55,16 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		return nil
 	}
 	allow := allowFor(base.Hostname())
+	music := l.url + "/music"
 	v, ok := p.fresh[l.id]
 	if !ok {
-		if v, err = p.visitAccount(ctx, l.url+"/music", allow...); err != nil {
+		if v, err = p.visitAccountIf(ctx, music, l.seen, allow...); err != nil {
 			return err
 		}
+	}
+	if v.unparsed {
+		// Served, but not a page the parser knows: the layout changed.
+		return p.labelUnparsed(ctx, l, music, v.reason)
 	}
 	if v.verdict != valid {
 		// A page that is gone or unreachable today is no reason to drop
@@ -59,7 +73,28 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		log.Debug("label page unavailable; releases kept", "verdict", v.verdict.String(), "reason", v.reason)
 		return nil
 	}
-	entries := listed(base, v, allow)
+	if v.page != nil && v.page.Unreadable != "" {
+		return p.labelUnparsed(ctx, l, music, v.page.Unreadable)
+	}
+	var entries []entry
+	name := l.name
+	if v.notModified {
+		// Unchanged since the last read: only the releases due a new look
+		// (pre-orders, rows without their page's details) are read.
+		p.sum.LabelsUnchanged++
+	} else {
+		name = v.page.Name
+		entries = listed(base, v, allow)
+		if len(entries) == 0 {
+			n, err := p.store.releaseCount(ctx, l.id)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				return p.labelUnparsed(ctx, l, music, fmt.Sprintf("the page lists no releases, but %d are stored", n))
+			}
+		}
+	}
 	urls := make([]string, len(entries))
 	for i, e := range entries {
 		urls[i] = e.url
@@ -68,8 +103,14 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	if err != nil {
 		return err
 	}
+	if v.notModified {
+		entries = known.due()
+	}
 	var rows []releaseRow
-	var primaryGenre string
+	var read []string // release pages read
+	// unparsedURL and unparsedWhy are the first release page that did
+	// not parse, and why.
+	var primaryGenre, unparsedURL, unparsedWhy string
 	pages := 0
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
@@ -84,18 +125,25 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 		}
 		rel := e.release
 		if rel == nil {
-			rel = p.readRelease(ctx, e.url, allow)
+			var why string
+			if rel, why = p.readRelease(ctx, e.url, allow); why != "" {
+				p.parseFailed(l, PageRelease, e.url, why)
+				if unparsedURL == "" {
+					unparsedURL, unparsedWhy = e.url, why
+				}
+			}
 		}
 		if rel == nil && isKnown {
 			continue // keep the richer row we have
 		}
 		if rel != nil {
 			pages++
+			read = append(read, e.url)
 			if primaryGenre == "" {
 				primaryGenre = rel.PrimaryGenre
 			}
 		}
-		if row, ok := newRow(e, rel, v.page.Name); ok {
+		if row, ok := newRow(e, rel, name); ok {
 			rows = append(rows, row)
 		}
 	}
@@ -105,6 +153,9 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	}
 	p.sum.ReleasesAdded += added
 	p.sum.ReleasesUpdated += updated
+	if err := p.store.pagesRead(ctx, read); err != nil {
+		return err
+	}
 	if p.stopped() {
 		// Cut short: crawled_at stays, so the next pass starts here.
 		log.Debug("label partly crawled; pass stopping", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
@@ -112,20 +163,41 @@ func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	}
 	// Tags come from release pages, so they are refreshed only when some
 	// were read: a quiet day leaves them, and updated_at, alone.
+	// After a 304 there is no page, hence no location: tags stay too.
 	var tags []string
-	if pages > 0 {
+	if pages > 0 && v.page != nil {
 		recent, err := p.store.recentGenres(ctx, l.id)
 		if err != nil {
 			return err
 		}
 		tags = bandcamp.LabelTags(primaryGenre, v.page.Location, recent)
 	}
-	if err := p.store.finishLabel(ctx, l.id, v.page.Name, tags); err != nil {
+	if err := p.store.finishLabel(ctx, l.id, name, tags); err != nil {
+		return err
+	}
+	if unparsedURL != "" {
+		// The grid was read; a release page was not. The row stays
+		// incomplete and is read again next pass.
+		p.labelsUnparsed++
+		if err := p.store.recordParseFailure(ctx, l.id, unparsedURL, unparsedWhy); err != nil {
+			return err
+		}
+	} else if err := p.store.labelParsed(ctx, l.id, v.seen); err != nil {
 		return err
 	}
 	p.sum.LabelsCrawled++
-	log.Debug("label crawled", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
+	log.Debug("label crawled", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated,
+		"unchanged", v.notModified)
 	return nil
+}
+
+// labelUnparsed records that a label's /music page could not be parsed,
+// leaving its releases, name, tags and crawled_at as they were.
+func (p *pass) labelUnparsed(ctx context.Context, l label, page, reason string) error {
+	p.parseFailed(l, PageLabel, page, reason)
+	p.labelsUnparsed++
+	p.sum.LabelsFailed++
+	return p.store.recordParseFailure(ctx, l.id, page, reason)
 }
 
 // listed returns the releases a visited /music page names, with canonical
@@ -138,6 +210,11 @@ func listed(base *url.URL, v visit, allow []string) []entry {
 	add := func(href string, it bandcamp.Item, rel *bandcamp.Release) {
 		u, err := bandcamp.NormaliseURL(href, base)
 		if err != nil || seen[u.String()] || !(bandcamp.IsBandcampHost(u.Hostname()) || slices.Contains(allow, u.Hostname())) {
+			return
+		}
+		if !strings.HasPrefix(u.Path, "/album/") && !strings.HasPrefix(u.Path, "/track/") {
+			// Only a release page is a release: never the account's own
+			// page taken for one.
 			return
 		}
 		seen[u.String()] = true
@@ -157,21 +234,31 @@ func listed(base *url.URL, v visit, allow []string) []entry {
 	return out
 }
 
-// readRelease fetches and parses one release page, or returns nil.
-func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandcamp.Release {
+// readRelease fetches and parses one release page. It returns nil when
+// the page could not be had, and with it why when the page was served but
+// could not be parsed (a parse failure, as opposed to a network one).
+func (p *pass) readRelease(ctx context.Context, u string, allow []string) (*bandcamp.Release, string) {
 	resp, err := p.client.Get(ctx, u, allow...)
 	isRefused := errors.Is(err, fetch.ErrBlocked) ||
 		(err == nil && (resp.Status == http.StatusTooManyRequests || bandcamp.IsChallenge(resp.Body)))
+	sent := ctx.Err() == nil && !errors.Is(err, fetch.ErrDisallowed)
+	if sent {
+		p.sum.Requests++
+	}
+	unparsed := ""
 	if err == nil && resp.Status == http.StatusOK {
 		rel, perr := bandcamp.ParseRelease(resp.Body)
 		if perr == nil {
 			p.observe(answered, u, "")
-			return rel
+			return rel, ""
 		}
 		err = perr
 		isRefused = isRefused || errors.Is(perr, bandcamp.ErrChallenge)
+		if !isRefused {
+			unparsed = perr.Error()
+		}
 	}
-	if ctx.Err() == nil && !errors.Is(err, fetch.ErrDisallowed) {
+	if sent {
 		reason := "challenge page"
 		switch {
 		case err == nil:
@@ -180,6 +267,10 @@ func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandc
 			reason = err.Error()
 		}
 		p.observe(outcomeOf(isRefused, err), u, reason)
+		gone := err == nil && (resp.Status == http.StatusNotFound || resp.Status == http.StatusGone)
+		if unparsed == "" && !gone {
+			p.sum.NetworkFailures++
+		}
 	}
 	p.sum.ReleasePagesFailed++
 	attrs := []any{"url", u, "err", err}
@@ -187,7 +278,7 @@ func (p *pass) readRelease(ctx context.Context, u string, allow []string) *bandc
 		attrs = append(attrs, "status", resp.Status)
 	}
 	p.log.Debug("release page unreadable", attrs...)
-	return nil
+	return nil, unparsed
 }
 
 // newRow merges a grid entry with its release page, the page winning.

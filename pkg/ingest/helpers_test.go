@@ -8,7 +8,6 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
-	"github.com/labelbase/labelbase/pkg/ingest/fetch"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch/fetchtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
@@ -44,7 +43,14 @@ func setup(t *testing.T) (*Crawler, *testBundle) {
 // crawler returns another Crawler on the same database and fake.
 func (b *testBundle) crawler(t *testing.T) *Crawler {
 	t.Helper()
-	c, err := New(b.db.Pool, b.cfg, testLogger(t), Options{Fetch: fetch.Options{Sleep: b.sleeper.Sleep, Now: b.sleeper.Now}})
+	return b.crawlerWith(t, testLogger(t), Options{})
+}
+
+// crawlerWith returns a Crawler with opts (its clock replaced) logging to log.
+func (b *testBundle) crawlerWith(t *testing.T, log *slog.Logger, opts Options) *Crawler {
+	t.Helper()
+	opts.Fetch.Sleep, opts.Fetch.Now = b.sleeper.Sleep, b.sleeper.Now
+	c, err := New(b.db.Pool, b.cfg, log, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

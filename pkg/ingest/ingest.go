@@ -27,7 +27,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/config"
-	"github.com/labelbase/labelbase/pkg/ingest/bandcamp"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch"
 )
 
@@ -79,6 +78,13 @@ type Summary struct {
 	// ReleasePagesFailed could not be read; new ones are stored from the
 	// grid and read again next pass.
 	ReleasePagesFailed int
+	// Requests is how many pages the pass asked Bandcamp for.
+	// NetworkFailures of them got no usable answer (no reply, a refusal,
+	// a 5xx); ParseFailures were served but could not be parsed (see
+	// failures.go). A pass whose every request failed is not a success.
+	Requests, NetworkFailures, ParseFailures int
+	// LabelsUnchanged answered a conditional request with 304.
+	LabelsUnchanged int
 	// Stopped is why the pass stopped early, leaving queue rows and labels
 	// for the next pass; empty when it ran to the end.
 	Stopped string
@@ -93,8 +99,13 @@ const (
 	// StopRefused: Bandcamp refused MaxPushback requests in a row.
 	StopRefused = "refused"
 	// StopOffline: MaxNetworkFailures requests in a row could not reach
-	// Bandcamp at all (DNS, connection, TLS).
+	// Bandcamp at all (DNS, connection, TLS), or every request of a pass
+	// too short to reach that count failed so.
 	StopOffline = "offline"
+	// StopAllFailed: the pass ran to its end but every request it made
+	// failed (not fetched or not parsed), not all of them for want of a
+	// network.
+	StopAllFailed = "all_failed"
 )
 
 // LogValue lets a Summary be logged as one group.
@@ -104,6 +115,8 @@ func (s Summary) LogValue() slog.Value {
 		slog.Int("retried", s.Retried), slog.Int("labels_crawled", s.LabelsCrawled),
 		slog.Int("labels_failed", s.LabelsFailed), slog.Int("releases_added", s.ReleasesAdded),
 		slog.Int("releases_updated", s.ReleasesUpdated), slog.Int("release_pages_failed", s.ReleasePagesFailed),
+		slog.Int("requests", s.Requests), slog.Int("network_failures", s.NetworkFailures),
+		slog.Int("parse_failures", s.ParseFailures), slog.Int("labels_unchanged", s.LabelsUnchanged),
 		slog.Int("queue_left", s.QueueLeft)}
 	if s.Stopped != "" {
 		attrs = append(attrs, slog.String("stopped", s.Stopped))
@@ -132,9 +145,18 @@ type Options struct {
 	// restart loop cannot hammer Bandcamp.
 	CatchUpDelay time.Duration
 	// OnRun, when set, is told how each scheduled pass ended: succeeded,
-	// stopped (Bandcamp refused or was unreachable), skipped (another
-	// gateway held the lock) or failed (metrics).
+	// stopped (Bandcamp refused or was unreachable, or every request
+	// failed), skipped (another gateway held the lock) or failed (metrics).
 	OnRun func(outcome string)
+	// OnParseFailure, when set, is told of every page that could not be
+	// parsed, by kind (PageLabel, PageRelease) (metrics).
+	OnParseFailure func(page string)
+	// RecrawlAfter leaves out of a pass the labels crawled less than this
+	// long ago, so that a catch-up or retry pass does not read again what
+	// the day's pass just read. Zero crawls every label (RunOnce, `crawl
+	// --once`); the Scheduler defaults it to DefaultRecrawlAfter. Negative
+	// is the same as zero.
+	RecrawlAfter time.Duration
 }
 
 // Defaults of Options.
@@ -145,6 +167,10 @@ const (
 	// CatchUpAge is how old the last succeeded pass may be before a
 	// starting Scheduler catches up.
 	CatchUpAge = 24 * time.Hour
+	// DefaultRecrawlAfter is the scheduler's RecrawlAfter: shorter than a
+	// day, so a label is read once a day even when passes start at
+	// slightly different times.
+	DefaultRecrawlAfter = 20 * time.Hour
 )
 
 // Crawler runs passes. One Crawler keeps its per-site request pacing
@@ -155,6 +181,9 @@ type Crawler struct {
 	client      *fetch.Client
 	maxPushback int
 	maxOffline  int
+	// onParseFailure and recrawlAfter are Options'.
+	onParseFailure func(page string)
+	recrawlAfter   time.Duration
 }
 
 // New returns a Crawler that reads and writes through pool, which must
@@ -179,7 +208,7 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 		opts.MaxNetworkFailures = DefaultMaxNetworkFailures
 	}
 	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback,
-		maxOffline: opts.MaxNetworkFailures}, nil
+		maxOffline: opts.MaxNetworkFailures, onParseFailure: opts.OnParseFailure, recrawlAfter: opts.RecrawlAfter}, nil
 }
 
 // RunOnce runs one pass with the production options; see Crawler.RunOnce.
@@ -239,6 +268,10 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 	if err == nil && !p.stopped() {
 		err = p.crawlLabels(ctx)
 	}
+	if err == nil {
+		p.judgeFailures()
+	}
+	p.logParseFailures(ctx)
 	status, reason := RunSucceeded, ""
 	switch {
 	case err != nil:
@@ -259,96 +292,18 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 	case ferr == nil && errors.Is(err, ErrStopped):
 		// Offline is a bad day, not a fault: INFO. Refusals may call for
 		// a longer CRAWL_REQUEST_INTERVAL: WARN. Either way one line.
-		level := slog.LevelInfo
-		if p.sum.StopReason == StopRefused {
+		level, msg := slog.LevelInfo, "crawl stopped early"
+		switch p.sum.StopReason {
+		case StopRefused:
 			level = slog.LevelWarn
+		case StopAllFailed:
+			level, msg = slog.LevelWarn, "crawl failed: every request failed"
 		}
-		p.log.Log(ctx, level, "crawl stopped early", "summary", p.sum, "duration", took)
+		p.log.Log(ctx, level, msg, "summary", p.sum, "duration", took)
 	case err != nil:
 		p.log.Error("crawl failed", "err", err, "summary", p.sum)
 	default:
 		p.log.Info("crawl finished", "summary", p.sum, "duration", took)
 	}
 	return p.sum, err
-}
-
-// pass is the state of one run.
-type pass struct {
-	*Crawler
-	log      *slog.Logger
-	progress Progress
-	sum      Summary
-	// fresh holds /music pages read by the queue stage, so the release
-	// stage does not fetch them twice.
-	fresh map[int64]visit
-	// pushback counts requests in a row that Bandcamp refused; offline,
-	// requests in a row that could not reach it.
-	pushback, offline int
-}
-
-// stopped reports whether the pass must make no more requests.
-func (p *pass) stopped() bool { return p.sum.Stopped != "" }
-
-// outcome is how a request ended, as far as stopping a pass goes.
-type outcome int
-
-const (
-	// answered: Bandcamp replied, whatever it said.
-	answered outcome = iota
-	// refused: a challenge page, a 429 that outlasted the back-off, or a
-	// site pause.
-	refused
-	// unreachable: no reply at all (DNS, connection, TLS); see
-	// fetch.Unreachable.
-	unreachable
-)
-
-// outcomeOf classifies a request that was sent.
-func outcomeOf(isRefused bool, err error) outcome {
-	switch {
-	case isRefused:
-		return refused
-	case fetch.Unreachable(err):
-		return unreachable
-	}
-	return answered
-}
-
-// observe notes the outcome of a request. Enough refusals, or enough
-// network failures, in a row stop the pass. Any answer resets both counts.
-func (p *pass) observe(o outcome, url, reason string) {
-	switch o {
-	case answered:
-		p.pushback, p.offline = 0, 0
-		return
-	case refused:
-		p.pushback++
-	case unreachable:
-		p.offline++
-	}
-	if p.stopped() {
-		return
-	}
-	switch {
-	case p.pushback >= p.maxPushback:
-		p.sum.StopReason = StopRefused
-		p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp refused %d requests in a row (last %s: %s); the rest is left for the next run",
-			p.pushback, url, reason)
-	case p.offline >= p.maxOffline:
-		p.sum.StopReason = StopOffline
-		p.sum.Stopped = fmt.Sprintf("stopped early: Bandcamp could not be reached for %d requests in a row (last %s: %s); the rest is left for the next run",
-			p.offline, url, reason)
-	default:
-		return
-	}
-	p.log.Debug("stopping the pass", "url", url, "reason", reason)
-}
-
-// allowFor returns the hosts a label's pages may be fetched from beyond
-// Bandcamp's: its custom domain, which the account itself declared.
-func allowFor(labelHost string) []string {
-	if bandcamp.IsBandcampHost(labelHost) {
-		return nil
-	}
-	return []string{labelHost}
 }

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -63,9 +64,21 @@ func TestQueueAndCrawl(t *testing.T) {
 			t.Errorf("retried %s: %+v, want it unprocessed with reason %q", u, r, reason)
 		}
 	}
-	wantSum := Summary{Checked: 16, Valid: 6, Invalid: 6, Retried: 4, LabelsCrawled: 5, ReleasesAdded: 28, QueueLeft: 4}
+	// The four retried submissions are the pass's network failures.
+	wantSum := Summary{Checked: 16, Valid: 6, Invalid: 6, Retried: 4, LabelsCrawled: 5, ReleasesAdded: 28, QueueLeft: 4,
+		NetworkFailures: 4, Requests: sum.Requests}
 	if sum != wantSum {
 		t.Errorf("summary = %+v, want %+v", sum, wantSum)
+	}
+	// Requests counts pages, not retries or redirect hops: every page the
+	// fake served once, but Lone Fern's /music and the release it
+	// redirects to, which are one request.
+	pagesServed := map[string]bool{}
+	for _, r := range b.fake.Requests() {
+		pagesServed[r.Host+r.Path] = true
+	}
+	if sum.Requests != len(pagesServed)-1 {
+		t.Errorf("%d requests counted; the fake served %d pages", sum.Requests, len(pagesServed))
 	}
 
 	// Labels: name from the page, tags derived from releases and place.
@@ -210,20 +223,30 @@ func TestSecondRunChangesNothing(t *testing.T) {
 	if after := b.snapshot(t); after != before {
 		t.Errorf("second run changed the database:\n before %+v\n after  %+v", before, after)
 	}
-	if sum != (Summary{LabelsCrawled: 4}) {
+	// Three /music pages answer 304. Tidewater's first visit was on its
+	// bandcamp.com host, whose page (is_custom_domain unset) differs from
+	// the custom domain's, so that ETag does not match.
+	if sum != (Summary{LabelsCrawled: 4, LabelsUnchanged: 3, Requests: 4}) {
 		t.Errorf("second summary = %+v", sum)
 	}
-	// Only /music pages and the pre-order (not out yet) are read again.
+	// Only /music pages are read again (and Lone Fern's only release, which
+	// its /music redirects to); the pre-order's page was read today.
 	var pages []string
 	for _, r := range b.fake.Requests()[requests:] {
 		pages = append(pages, r.Host+r.Path)
 	}
-	want := []string{"northmoor.bandcamp.com/music", "northmoor.bandcamp.com/album/signal-drift", "hollowpine.bandcamp.com/music",
+	want := []string{"northmoor.bandcamp.com/music", "hollowpine.bandcamp.com/music",
 		"music.tidewater.example/music", "lonefern.bandcamp.com/music", "lonefern.bandcamp.com/album/first-light"}
 	slices.Sort(pages)
 	slices.Sort(want)
 	if !slices.Equal(pages, want) {
 		t.Errorf("second run fetched %q, want %q", pages, want)
+	}
+	if sum := run(t, c); sum.LabelsUnchanged != 4 {
+		t.Errorf("third summary = %+v, want every label unchanged", sum)
+	}
+	if after := b.snapshot(t); after != before {
+		t.Errorf("third run changed the database")
 	}
 }
 
@@ -232,8 +255,18 @@ func TestTransientFailuresAreRetriedNextRun(t *testing.T) {
 	c, b := setup(t)
 	urls := []string{"https://crowded.bandcamp.com", "https://guarded.bandcamp.com", "https://broken.bandcamp.com", "https://dropped.bandcamp.com"}
 	b.submit(t, urls...)
-	run(t, c)
-	sum := run(t, c)
+	// Every request of these passes fails: they are not successes.
+	var sum Summary
+	for range 2 {
+		var err error
+		sum, err = c.RunOnce(context.Background(), nil)
+		if !errors.Is(err, ErrStopped) || sum.StopReason != StopAllFailed {
+			t.Fatalf("pass where every request failed: %v, %+v", err, sum)
+		}
+		if r := b.runRow(t, sum.RunID); r.Status != RunFailed || r.Summary.StopReason != StopAllFailed || r.Summary.NetworkFailures != 4 {
+			t.Errorf("recorded as %+v, want failed with stop reason all_failed", r)
+		}
+	}
 	if sum.Retried != 4 || sum.Invalid != 0 {
 		t.Errorf("second summary = %+v", sum)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/url"
 	"strings"
 	"sync"
@@ -285,5 +286,37 @@ func TestOfflineSchedulerIsQuietAndBacksOff(t *testing.T) {
 	}
 	if n := b.count(t, `SELECT count(*) FROM public.labels WHERE crawled_at IS NOT NULL`); n != 0 {
 		t.Errorf("%d labels marked crawled offline", n)
+	}
+}
+
+// An offline `crawl --once` over fewer labels than MaxNetworkFailures never
+// stops early, but it is no success: every request failed.
+func TestOfflinePassTooShortToStopIsNotSucceeded(t *testing.T) {
+	t.Parallel()
+	b := offlineBundle(t)
+	b.addLabels(t, "https://one.bandcamp.com")
+	c := b.crawlerWith(t, testLogger(t), Options{})
+	sum, err := c.RunOnce(context.Background(), nil)
+	if !errors.Is(err, ErrStopped) || sum.StopReason != StopOffline || sum.Requests != 1 || sum.NetworkFailures != 1 {
+		t.Fatalf("RunOnce = %v, %+v; want it failed as offline", err, sum)
+	}
+	r := b.runRow(t, sum.RunID)
+	if r.Status != RunFailed || r.Summary.StopReason != StopOffline || r.Summary.NetworkFailures != 1 || !strings.Contains(r.Error, "every one of the 1 requests failed") {
+		t.Errorf("recorded run %+v", r)
+	}
+	// Not every request failed: a success.
+	b.addLabels(t, "https://two.bandcamp.com")
+	if _, err := b.db.Pool.Exec(context.Background(), `UPDATE public.labels SET label_url = $1 WHERE label_url = 'https://two.bandcamp.com'`,
+		"https://"+fakebandcamp.ArtistHost); err != nil {
+		t.Fatal(err)
+	}
+	fake := fakebandcamp.New(t)
+	b.cfg.BandcampUpstream = fake.URL
+	fake.Handle("one.bandcamp.com", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+	}))
+	sum, err = b.crawlerWith(t, testLogger(t), Options{}).RunOnce(context.Background(), nil)
+	if err != nil || sum.NetworkFailures != 1 || sum.Requests < 2 || b.runRow(t, sum.RunID).Status != RunSucceeded {
+		t.Errorf("pass with one failure of several: %v, %+v", err, sum)
 	}
 }

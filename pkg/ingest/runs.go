@@ -24,8 +24,9 @@ type Run struct {
 	StartedAt  time.Time
 	FinishedAt *time.Time
 	Status     string
-	// Summary of the pass; Summary.StopReason comes from the row, the
-	// other fields that the row does not keep are zero.
+	// Summary of the pass; Summary.StopReason, NetworkFailures and
+	// ParseFailures come from the row, the other fields that the row does
+	// not keep are zero.
 	Summary Summary
 	Error   string
 }
@@ -76,10 +77,11 @@ func (s store) finishRun(ctx context.Context, id int64, status string, sum Summa
 		UPDATE private.ingest_runs
 		   SET finished_at = now(), status = $2, error = $3,
 		       labels_checked = $4, labels_valid = $5, labels_invalid = $6, labels_retried = $7,
-		       releases_added = $8, releases_updated = $9, stop_reason = $10
+		       releases_added = $8, releases_updated = $9, stop_reason = $10,
+		       network_failures = $11, parse_failures = $12
 		 WHERE id = $1`,
 		id, status, errText, sum.Checked, sum.Valid, sum.Invalid, sum.Retried, sum.ReleasesAdded, sum.ReleasesUpdated,
-		stopReason)
+		stopReason, sum.NetworkFailures, sum.ParseFailures)
 	if err != nil {
 		return fmt.Errorf("ingest: record end of run %d: %w", id, err)
 	}
@@ -104,12 +106,13 @@ func (s store) lastSucceeded(ctx context.Context) (at time.Time, ok bool, err er
 func History(ctx context.Context, pool *pgxpool.Pool, limit int) ([]Run, error) {
 	rows, _ := pool.Query(ctx, `
 		SELECT id, started_at, finished_at, status, labels_checked, labels_valid, labels_invalid, labels_retried,
-		       releases_added, releases_updated, coalesce(error, ''), coalesce(stop_reason, '')
+		       releases_added, releases_updated, coalesce(error, ''), coalesce(stop_reason, ''),
+		       network_failures, parse_failures
 		  FROM private.ingest_runs ORDER BY id DESC LIMIT $1`, limit)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (run Run, err error) {
 		s := &run.Summary
 		err = r.Scan(&run.ID, &run.StartedAt, &run.FinishedAt, &run.Status, &s.Checked, &s.Valid, &s.Invalid, &s.Retried,
-			&s.ReleasesAdded, &s.ReleasesUpdated, &run.Error, &s.StopReason)
+			&s.ReleasesAdded, &s.ReleasesUpdated, &run.Error, &s.StopReason, &s.NetworkFailures, &s.ParseFailures)
 		return run, err
 	})
 	if err != nil {

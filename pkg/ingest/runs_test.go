@@ -27,7 +27,7 @@ func TestPassesAreRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := b.runRow(t, sum.RunID)
-	want := Summary{Checked: 3, Valid: 1, Invalid: 1, Retried: 1, ReleasesAdded: sum.ReleasesAdded}
+	want := Summary{Checked: 3, Valid: 1, Invalid: 1, Retried: 1, ReleasesAdded: sum.ReleasesAdded, NetworkFailures: 1}
 	if r.Status != RunSucceeded || r.FinishedAt == nil || r.FinishedAt.Before(r.StartedAt) || r.Error != "" ||
 		r.Summary != want || sum.ReleasesAdded == 0 {
 		t.Errorf("run row %+v; want succeeded with %+v", r, want)

@@ -49,6 +49,9 @@ func NewScheduler(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts
 	if len(opts) > 0 {
 		s.opts = opts[0]
 	}
+	if s.opts.RecrawlAfter == 0 {
+		s.opts.RecrawlAfter = DefaultRecrawlAfter // a label once a day, whatever catches up
+	}
 	return s
 }
 

@@ -81,3 +81,14 @@ func TestSchedulerDisabledOnlyWaits(t *testing.T) {
 	defer cancel()
 	s.Run(ctx) // returns when ctx ends
 }
+
+func TestSchedulerSkipsLabelsReadToday(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig("http://127.0.0.1:1")
+	if s := NewScheduler(nil, cfg, testLogger(t)); s.opts.RecrawlAfter != DefaultRecrawlAfter {
+		t.Errorf("RecrawlAfter = %v, want the default %v", s.opts.RecrawlAfter, DefaultRecrawlAfter)
+	}
+	if s := NewScheduler(nil, cfg, testLogger(t), Options{RecrawlAfter: -1}); s.opts.RecrawlAfter != -1 {
+		t.Errorf("RecrawlAfter = %v, want -1 (every label) kept", s.opts.RecrawlAfter)
+	}
+}

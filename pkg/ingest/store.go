@@ -4,10 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/labelbase/labelbase/pkg/ingest/fetch"
 )
 
 // store is the pass's SQL. Each method is one statement.
@@ -119,20 +124,33 @@ func (s store) settle(ctx context.Context, ids []int64, j judgement) error {
 }
 
 type label struct {
-	id  int64
-	url string
+	id   int64
+	url  string
+	name string
+	// seen is what the label's /music page last came with, for a
+	// conditional request.
+	seen fetch.Validators
+	// crawledAt is when the label was last crawled (zero: never).
+	crawledAt time.Time
 }
 
 // labels lists every label but the demo ones (invented, see pkg/demo),
-// those crawled longest ago first, so a pass cut
-// short starts next time where it stopped.
+// those crawled longest ago first, so a pass cut short starts next time
+// where it stopped.
 func (s store) labels(ctx context.Context) ([]label, error) {
 	rows, _ := s.pool.Query(ctx, `
-		SELECT l.id, l.label_url FROM public.labels l
+		SELECT l.id, l.label_url, l.label_name, coalesce(v.etag, ''), coalesce(v.last_modified, ''),
+		       coalesce(l.crawled_at, '-infinity')
+		  FROM public.labels l
+		  LEFT JOIN private.label_page_validators v ON v.label_id = l.id
 		 WHERE NOT EXISTS (SELECT 1 FROM private.demo_labels d WHERE d.label_id = l.id)
 		 ORDER BY l.crawled_at NULLS FIRST, l.id`)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (l label, err error) {
-		err = r.Scan(&l.id, &l.url)
+		var at pgtype.Timestamptz
+		err = r.Scan(&l.id, &l.url, &l.name, &l.seen.ETag, &l.seen.LastModified, &at)
+		if at.Valid && at.InfinityModifier == pgtype.Finite {
+			l.crawledAt = at.Time
+		}
 		return l, err
 	})
 	if err != nil {
@@ -162,14 +180,40 @@ func (k knownSet) find(url string, id int64) (knownRelease, bool) {
 	return r, ok && id != 0
 }
 
+// due lists the stored releases whose pages are read again (stale ones),
+// for a label whose /music page has not changed.
+func (k knownSet) due() []entry {
+	var out []entry
+	for u, r := range k.byURL {
+		if r.stale {
+			out = append(out, entry{url: u})
+		}
+	}
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.url, b.url) })
+	return out
+}
+
+// Pre-order pages are read again every preorderRecheck, and daily from
+// preorderFinal before their date: a date can move, but reading every
+// pre-order daily for weeks would outgrow the request budget.
+const (
+	preorderRecheck = "7 days"
+	preorderFinal   = 7 // days
+)
+
 // knownReleases reads, in one query, the label's releases and any of urls
 // stored under another label. A release is stale while it lacks its page's
-// metadata or is not out yet (a pre-order can move its date).
+// metadata, or while it is not out yet and its page was last read a week
+// ago or it comes out within a week (a pre-order can move its date).
 func (s store) knownReleases(ctx context.Context, labelID int64, urls []string) (knownSet, error) {
 	rows, _ := s.pool.Query(ctx, `
-		SELECT release_url, id, NOT rich OR coalesce(release_date >= current_date, false)
-		  FROM public.releases
-		 WHERE label_id = $1 OR release_url = ANY($2)`, labelID, urls)
+		SELECT r.release_url, r.id,
+		       NOT r.rich OR coalesce(r.release_date >= current_date AND (
+		         r.release_date < current_date + $4::int
+		         OR p.read_at IS NULL OR p.read_at < now() - $3::interval), false)
+		  FROM public.releases r
+		  LEFT JOIN private.release_page_reads p ON p.release_id = r.id
+		 WHERE r.label_id = $1 OR r.release_url = ANY($2)`, labelID, urls, preorderRecheck, preorderFinal)
 	k := knownSet{byURL: map[string]knownRelease{}, byID: map[int64]knownRelease{}}
 	var u string
 	var r knownRelease
@@ -232,6 +276,21 @@ func (s store) upsertReleases(ctx context.Context, labelID int64, rows []release
 		return 0, 0, fmt.Errorf("ingest: write releases: %w", err)
 	}
 	return added, updated, nil
+}
+
+// pagesRead notes that the pages of these releases were read now.
+func (s store) pagesRead(ctx context.Context, urls []string) error {
+	if len(urls) == 0 {
+		return nil
+	}
+	_, err := s.pool.Exec(ctx, `
+		INSERT INTO private.release_page_reads (release_id, read_at)
+		SELECT id, now() FROM public.releases WHERE release_url = ANY($1)
+		ON CONFLICT (release_id) DO UPDATE SET read_at = EXCLUDED.read_at`, urls)
+	if err != nil {
+		return fmt.Errorf("ingest: note pages read: %w", err)
+	}
+	return nil
 }
 
 // recentGenres reads the genres of the label's latest releases.

@@ -40,13 +40,31 @@ type visit struct {
 	unreachable bool
 	// sent: a request was made (or would have been, but for a pause).
 	sent bool
+	// unparsed: the page was served (HTTP 200) but is not an account page
+	// the parser knows; reason says why. For a known label that is a parse
+	// failure, not a verdict on the URL.
+	unparsed bool
+	// notModified: the page answered a conditional request with 304.
+	notModified bool
+	// seen are the validators the page came with.
+	seen fetch.Validators
 }
 
 // visitAccount fetches and judges an account page. Its error is only ever
 // the context's: everything else is a verdict.
 func (p *pass) visitAccount(ctx context.Context, rawURL string, allow ...string) (visit, error) {
-	v, err := p.fetchAccount(ctx, rawURL, allow)
+	return p.visitAccountIf(ctx, rawURL, fetch.Validators{}, allow...)
+}
+
+// visitAccountIf is visitAccount as a conditional request (see
+// fetch.Client.GetIf).
+func (p *pass) visitAccountIf(ctx context.Context, rawURL string, seen fetch.Validators, allow ...string) (visit, error) {
+	v, err := p.fetchAccount(ctx, rawURL, seen, allow)
 	if err == nil && v.sent {
+		p.sum.Requests++
+		if v.verdict == retry {
+			p.sum.NetworkFailures++
+		}
 		o := answered
 		switch {
 		case v.refused:
@@ -59,8 +77,8 @@ func (p *pass) visitAccount(ctx context.Context, rawURL string, allow ...string)
 	return v, err
 }
 
-func (p *pass) fetchAccount(ctx context.Context, rawURL string, allow []string) (visit, error) {
-	resp, err := p.client.Get(ctx, rawURL, allow...)
+func (p *pass) fetchAccount(ctx context.Context, rawURL string, seen fetch.Validators, allow []string) (visit, error) {
+	resp, err := p.client.GetIf(ctx, rawURL, seen, allow...)
 	switch {
 	case ctx.Err() != nil:
 		return visit{}, ctx.Err()
@@ -74,6 +92,8 @@ func (p *pass) fetchAccount(ctx context.Context, rawURL string, allow []string) 
 		return visit{verdict: invalid, reason: "redirects outside Bandcamp, to " + resp.Location, sent: true}, nil
 	case resp.Status == http.StatusNotFound || resp.Status == http.StatusGone:
 		return visit{verdict: invalid, reason: fmt.Sprintf("no such page (HTTP %d)", resp.Status), sent: true}, nil
+	case resp.Status == http.StatusNotModified && seen != (fetch.Validators{}):
+		return visit{verdict: valid, notModified: true, url: resp.URL, sent: true, seen: seen}, nil
 	case bandcamp.IsChallenge(resp.Body):
 		return visit{verdict: retry, reason: "Bandcamp served a challenge page", refused: true, sent: true}, nil
 	case resp.Status != http.StatusOK:
@@ -85,9 +105,9 @@ func (p *pass) fetchAccount(ctx context.Context, rawURL string, allow []string) 
 	case errors.Is(err, bandcamp.ErrChallenge):
 		return visit{verdict: retry, reason: "Bandcamp served a challenge page", refused: true, sent: true}, nil
 	case err != nil:
-		return visit{verdict: invalid, reason: err.Error(), sent: true}, nil
+		return visit{verdict: invalid, reason: err.Error(), sent: true, unparsed: errors.Is(err, bandcamp.ErrNotAccount)}, nil
 	}
-	return visit{verdict: valid, page: page, url: resp.URL, sent: true}, nil
+	return visit{verdict: valid, page: page, url: resp.URL, sent: true, seen: fetch.ValidatorsOf(resp)}, nil
 }
 
 // labelURL is the canonical label_url of a visited account: the custom

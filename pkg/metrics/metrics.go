@@ -4,7 +4,8 @@
 // is not the public port.
 //
 // The other packages do not import Prometheus: they take plain callbacks
-// (rest.Deps.OnReload, auth.Deps.Observe, ingest.Options.OnRun) that
+// (rest.Deps.OnReload, auth.Deps.Observe, ingest.Options.OnRun,
+// ingest.Options.OnParseFailure) that
 // pkg/app wires to a Metrics.
 package metrics
 
@@ -35,6 +36,7 @@ type Metrics struct {
 	reloadSeconds prometheus.Gauge
 	auth          *prometheus.CounterVec
 	crawls        *prometheus.CounterVec
+	parseFailures *prometheus.CounterVec
 	pools         *poolCollector
 }
 
@@ -67,6 +69,10 @@ func New() *Metrics {
 		Name: "labelbase_crawl_runs_total",
 		Help: "Crawl passes by outcome (succeeded, stopped, failed, skipped).",
 	}, []string{"outcome"})
+	m.parseFailures = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "labelbase_crawl_parse_failures_total",
+		Help: "Bandcamp pages the crawler fetched but could not parse, by page (label, release); the label's releases are kept.",
+	}, []string{"page"})
 	v := version.Get()
 	build := prometheus.NewGauge(prometheus.GaugeOpts{
 		Name:        "labelbase_build_info",
@@ -74,7 +80,7 @@ func New() *Metrics {
 		ConstLabels: prometheus.Labels{"version": v.Version, "revision": v.Revision, "goversion": v.GoVersion},
 	})
 	build.Set(1)
-	m.reg.MustRegister(m.requests, m.duration, m.reloads, m.reloadSeconds, m.auth, m.crawls, build, m.pools,
+	m.reg.MustRegister(m.requests, m.duration, m.reloads, m.reloadSeconds, m.auth, m.crawls, m.parseFailures, build, m.pools,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -129,6 +135,9 @@ func (m *Metrics) AuthEvent(grant, outcome string) { m.auth.WithLabelValues(gran
 
 // CrawlRun records the outcome of a crawl pass.
 func (m *Metrics) CrawlRun(outcome string) { m.crawls.WithLabelValues(outcome).Inc() }
+
+// CrawlParseFailure records a page the crawler could not parse.
+func (m *Metrics) CrawlParseFailure(page string) { m.parseFailures.WithLabelValues(page).Inc() }
 
 // AddPool exports a pgx pool's statistics under pool="name".
 func (m *Metrics) AddPool(name string, p *pgxpool.Pool) {

@@ -2,8 +2,10 @@ package bandcamp
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"strconv"
 	"strings"
 
@@ -24,6 +26,11 @@ type AccountPage struct {
 	Items []Item
 	// Release is set when /music redirected to the account's only release.
 	Release *Release
+	// Unreadable says why a page that is an account's could not be read
+	// (an unknown layout, a release page without a title or date). Items
+	// and Release are empty then: the caller must not take the page for an
+	// account without releases.
+	Unreadable string
 }
 
 // Item is one grid entry. The grid has no dates and no tags; those need
@@ -53,8 +60,18 @@ type clientItem struct {
 
 // ParseAccount classifies a page fetched from an account's /music URL. It
 // returns ErrChallenge, ErrFanPage or ErrNotAccount (wrapped) when the page
-// is not an account. data-band is the test: every account page has it, and
-// a rate-limit or challenge page never does.
+// is not an account. The account record is the test: account pages have
+// one (data-band, or on older pages var BandData), and a rate-limit or
+// challenge page never does; a page without it passes only if it holds a
+// discography (grid or index page) and names the account. Bandcamp's
+// is_label is kept but decides nothing: it is false for many real labels.
+//
+// The discography is read from, in order: the grid (ol#music-grid, or
+// ol.music-grid on older pages: rendered <li> items, then
+// data-client-items), the index-page layout (div#indexpage .ipCell), and
+// the release page /music redirected to. An account page that links to
+// releases none of these hold has a layout this parser does not know: it
+// comes back with Unreadable set, never as an empty or made-up list.
 func ParseAccount(body []byte) (*AccountPage, error) {
 	p, err := parsePage(body)
 	if err != nil {
@@ -63,19 +80,37 @@ func ParseAccount(body []byte) (*AccountPage, error) {
 	if p.ogType == "profile" {
 		return nil, ErrFanPage
 	}
-	if p.band == nil {
-		return nil, fmt.Errorf("%w: no data-band", ErrNotAccount)
+	grid := find(p.root, id("music-grid"))
+	if grid == nil {
+		grid = find(p.root, all(tag("ol"), class("music-grid")))
 	}
-	a := &AccountPage{ID: p.band.ID, Name: p.accountName(), IsLabel: p.band.IsLabel, Location: p.location(), Declared: p.band.URL}
+	index := find(p.root, id("indexpage"))
+	band := p.band
+	if band == nil {
+		if grid == nil && index == nil {
+			return nil, fmt.Errorf("%w: no data-band", ErrNotAccount)
+		}
+		band = &bandData{}
+	}
+	a := &AccountPage{ID: int64(band.ID), Name: p.accountName(), IsLabel: bool(band.IsLabel), Location: p.location(),
+		Declared: string(band.URL)}
 	if a.Name == "" {
 		return nil, fmt.Errorf("%w: no account name", ErrNotAccount)
 	}
-	grid := find(p.root, id("music-grid"))
 	switch {
-	case grid != nil:
-		a.Items = gridItems(grid, a.Name)
+	case grid != nil || index != nil:
+		if grid != nil {
+			a.Items = gridItems(grid, a.Name)
+		}
+		if len(a.Items) == 0 && index != nil {
+			a.Items = indexItems(index, a.Name)
+		}
 	case p.isRelease():
 		r, err := p.release()
+		if errors.Is(err, ErrUnreadable) {
+			a.Unreadable = err.Error()
+			return a, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -83,36 +118,39 @@ func ParseAccount(body []byte) (*AccountPage, error) {
 		if a.Declared == "" {
 			a.Declared = r.AccountURL
 		}
-	case p.ogType == "band":
-		// An account with nothing published yet.
+		return a, nil
+	case p.ogType == "band" || p.ogType == "":
+		// An account with nothing published yet, unless it links to
+		// releases (checked below).
 	default:
 		return nil, fmt.Errorf("%w: neither a discography nor a release", ErrNotAccount)
+	}
+	if len(a.Items) == 0 {
+		if n := releaseLinks(p.root); n > 0 {
+			a.Unreadable = fmt.Sprintf("unknown layout: the page links to %d releases but has no discography Labelbase can read", n)
+		}
 	}
 	return a, nil
 }
 
-func gridItems(grid *html.Node, account string) []Item {
-	var items []Item
+// releaseLinks counts the distinct album and track links on a page.
+func releaseLinks(root *html.Node) int {
 	seen := map[string]bool{}
-	add := func(it Item) {
-		if !isReleasePath(it.Href) {
-			return
+	for _, a := range findAll(root, all(tag("a"), withAttr("href"))) {
+		if href := attr(a, "href"); isReleasePath(href) {
+			u, _ := url.Parse(href)
+			seen[u.Path] = true
 		}
-		key := it.Type + "-" + strconv.FormatInt(it.ID, 10)
-		if it.ID == 0 {
-			key = it.Href
-		}
-		if seen[key] {
-			return
-		}
-		seen[key] = true
-		if it.Artist == "" {
-			it.Artist = account
-		}
-		items = append(items, it)
 	}
-	for _, li := range findAll(grid, all(tag("li"), withAttr("data-item-id"))) {
-		add(renderedItem(li))
+	return len(seen)
+}
+
+func gridItems(grid *html.Node, account string) []Item {
+	items := itemList{account: account, seen: map[string]bool{}}
+	for _, li := range findAll(grid, tag("li")) {
+		if hasAttr(li, "data-item-id") || hasClass(li, "music-grid-item") {
+			items.add(renderedItem(li))
+		}
 	}
 	var extra []clientItem
 	if raw := attr(grid, "data-client-items"); raw != "" {
@@ -123,9 +161,85 @@ func gridItems(grid *html.Node, account string) []Item {
 		if c.ArtID > 0 {
 			it.ImageURL = ArtURL(c.ArtID)
 		}
-		add(it)
+		items.add(it)
 	}
-	return items
+	return items.out
+}
+
+// indexItems reads the index-page layout, which some accounts are still
+// served: div#indexpage holding one .ipCell per release, with a link, the
+// art (size _8), the title in .ipCellLabel1 and the artist in
+// .ipCellLabel2. It carries no item ids; the release pages have them.
+func indexItems(index *html.Node, account string) []Item {
+	items := itemList{account: account, seen: map[string]bool{}}
+	for _, cell := range findAll(index, class("ipCell")) {
+		var it Item
+		for _, a := range findAll(cell, all(tag("a"), withAttr("href"))) {
+			if isReleasePath(attr(a, "href")) {
+				it.Href = attr(a, "href")
+				break
+			}
+		}
+		it.Title = text(find(cell, class("ipCellLabel1")), nil)
+		artist := text(find(cell, class("ipCellLabel2")), nil)
+		if len(artist) > 3 && strings.EqualFold(artist[:3], "by ") {
+			artist = artist[3:]
+		}
+		it.Artist = artist
+		if img := find(cell, tag("img")); img != nil {
+			it.ImageURL = imageOf(img)
+		}
+		if it.Title == "" {
+			if img := find(cell, tag("img")); img != nil {
+				it.Title = clean(attr(img, "alt"))
+			}
+		}
+		items.add(it)
+	}
+	return items.out
+}
+
+// itemList collects grid items, keeping album and track links once each
+// (by item id, or by link when there is none).
+type itemList struct {
+	account string
+	seen    map[string]bool
+	out     []Item
+}
+
+func (l *itemList) add(it Item) {
+	if !isReleasePath(it.Href) {
+		return
+	}
+	key := it.Type + "-" + strconv.FormatInt(it.ID, 10)
+	if it.ID == 0 {
+		key = it.Href
+		if u, err := url.Parse(it.Href); err == nil {
+			key = u.Host + strings.TrimRight(u.Path, "/")
+		}
+	}
+	if l.seen[key] {
+		return
+	}
+	if u, err := url.Parse(it.Href); err == nil && it.Type == "" {
+		it.Type = strings.Trim(path.Dir(u.Path), "/")
+	}
+	l.seen[key] = true
+	if it.Artist == "" {
+		it.Artist = l.account
+	}
+	l.out = append(l.out, it)
+}
+
+// imageOf is a lazy-loaded image's data-original, else its src, when it is
+// a cover (not the /img/0.gif placeholder), at CardSize.
+func imageOf(img *html.Node) string {
+	for _, src := range []string{attr(img, "data-original"), attr(img, "src")} {
+		if IsCover(src) {
+			return Resize(src)
+		}
+	}
+	return ""
 }
 
 func renderedItem(li *html.Node) Item {
@@ -140,13 +254,7 @@ func renderedItem(li *html.Node) Item {
 		it.Artist = text(find(t, class("artist-override")), nil)
 	}
 	if img := find(li, tag("img")); img != nil {
-		src := attr(img, "data-original")
-		if src == "" {
-			src = attr(img, "src")
-		}
-		if strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://") {
-			it.ImageURL = Resize(src)
-		}
+		it.ImageURL = imageOf(img)
 	}
 	return it
 }

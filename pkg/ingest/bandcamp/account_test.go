@@ -128,3 +128,33 @@ func TestParseAccountRejects(t *testing.T) {
 		}
 	}
 }
+
+func TestParseAccountIndexPage(t *testing.T) {
+	t.Parallel()
+	a, err := bandcamp.ParseAccount(page(t, fakebandcamp.IndexHost, "/music", http.StatusOK))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.IsLabel || a.Name != "Wash Lane Records" || len(a.Items) != fakebandcamp.IndexReleases || a.Unreadable != "" {
+		t.Fatalf("index page: %d items, %+v", len(a.Items), a)
+	}
+	grid := fakebandcamp.Grid(fakebandcamp.IndexHost)
+	for i, it := range a.Items {
+		if it.Title != grid[i].Title() || it.Artist != grid[i].Artist() || it.ID != 0 || !strings.HasSuffix(it.ImageURL, "_2.jpg") {
+			t.Errorf("item %d = %+v, want %q by %q", i, it, grid[i].Title(), grid[i].Artist())
+		}
+	}
+}
+
+func TestParseAccountStubOnly(t *testing.T) {
+	t.Parallel()
+	body := page(t, fakebandcamp.StubHost, "/music", http.StatusOK)
+	a, err := bandcamp.ParseAccount(body)
+	if err != nil || len(a.Items) != 0 || a.Release != nil || a.Unreadable != "" || a.Name != "Empty Reel" {
+		t.Errorf("stub-only page = %+v, %v", a, err)
+	}
+	// Every /music page of the fake carries the stub, as Bandcamp's do.
+	if !strings.Contains(string(page(t, fakebandcamp.LabelHost, "/music", http.StatusOK)), "data-tralbum=") {
+		t.Error("the fake's grid page lacks the stub data-tralbum")
+	}
+}

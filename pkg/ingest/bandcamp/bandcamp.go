@@ -21,4 +21,8 @@ var (
 	ErrNotAccount = errors.New("bandcamp: not an artist or label account page")
 	// ErrNotRelease marks a page that carries no release.
 	ErrNotRelease = errors.New("bandcamp: not a release page")
+	// ErrUnreadable marks a page that is Bandcamp's but that the parser
+	// cannot read: an unknown layout, or a release page without a title or
+	// a date. It calls for a parser change, not a retry.
+	ErrUnreadable = errors.New("bandcamp: page not understood")
 )

@@ -62,7 +62,9 @@ func TestTags(t *testing.T) {
 	}
 	for in, want := range map[string]string{
 		"https://bandcamp.com/discover/electronic": "electronic",
-		"https://bandcamp.com/tag/hip-hop-rap":     "hip-hop-rap",
+		"https://bandcamp.com/tag/hip-hop-rap":     "hip-hop/rap",
+		"https://bandcamp.com/discover/r-b-soul":   "r&b/soul",
+		"https://bandcamp.com/discover/post-punk":  "post-punk",
 		"https://bandcamp.com/somebody":            "",
 		"":                                         "",
 	} {

@@ -30,3 +30,15 @@ func Resize(src string) string {
 	u.Path = sizeSuffix.ReplaceAllString(u.Path, fmt.Sprintf("_%d.$1", CardSize))
 	return u.String()
 }
+
+var coverPath = regexp.MustCompile(`^/img/a?\d+_\d{1,3}\.[a-z]+$`)
+
+// IsCover reports whether src is a cover or photo on Bandcamp's image host,
+// not a placeholder such as /img/blank.gif or /img/0.gif.
+func IsCover(src string) bool {
+	u, err := url.Parse(strings.TrimSpace(src))
+	if err != nil || !(u.Host == "bcbits.com" || strings.HasSuffix(u.Host, ".bcbits.com")) {
+		return false
+	}
+	return coverPath.MatchString(u.Path)
+}

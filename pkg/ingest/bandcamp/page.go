@@ -21,38 +21,87 @@ type page struct {
 	ld      *ldRelease
 }
 
+// The records below are decoded field by field leniently (num, flag,
+// str): in a record Bandcamp has written over the years, and in inline
+// scripts most of all, a field of an unexpected type (an id as a string, a
+// flag as 0 or null) must cost that field, not the whole record.
+
 // bandData is data-band: the account, with is_label and url on account pages.
 type bandData struct {
-	ID      int64  `json:"id"`
-	Name    string `json:"name"`
-	IsLabel bool   `json:"is_label"`
-	URL     string `json:"url"`
+	ID      num  `json:"id"`
+	Name    str  `json:"name"`
+	IsLabel flag `json:"is_label"`
+	URL     str  `json:"url"`
 }
 
 // tralbumData is data-tralbum, a release's own record.
 type tralbumData struct {
-	ID               int64   `json:"id"`
-	ItemType         string  `json:"item_type"`
-	Artist           string  `json:"artist"`
-	ArtID            int64   `json:"art_id"`
-	AlbumReleaseDate *string `json:"album_release_date"`
-	AlbumIsPreorder  bool    `json:"album_is_preorder"`
-	IsPreorder       bool    `json:"is_preorder"`
+	ID               num  `json:"id"`
+	ItemType         str  `json:"item_type"`
+	Artist           str  `json:"artist"`
+	ArtID            num  `json:"art_id"`
+	AlbumReleaseDate str  `json:"album_release_date"`
+	AlbumIsPreorder  flag `json:"album_is_preorder"`
+	IsPreorder       flag `json:"is_preorder"`
 	Current          struct {
-		Title       string  `json:"title"`
-		ReleaseDate *string `json:"release_date"`
-		PublishDate *string `json:"publish_date"`
+		Title       str `json:"title"`
+		ReleaseDate str `json:"release_date"`
+		PublishDate str `json:"publish_date"`
 	} `json:"current"`
 }
 
 // embedData is data-embed, the player's view of a release.
 type embedData struct {
-	Artist       string `json:"artist"`
-	ArtID        int64  `json:"art_id"`
+	Artist       str `json:"artist"`
+	ArtID        num `json:"art_id"`
 	TralbumParam struct {
-		Name  string `json:"name"`
-		Value int64  `json:"value"`
+		Name  str `json:"name"`
+		Value num `json:"value"`
 	} `json:"tralbum_param"`
+}
+
+// num is an integer given as a number or a numeric string; anything else
+// is 0.
+type num int64
+
+func (n *num) UnmarshalJSON(b []byte) error {
+	*n = 0
+	var v json.Number
+	if err := json.Unmarshal(b, &v); err == nil {
+		if i, err := v.Int64(); err == nil {
+			*n = num(i)
+		}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		if i, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			*n = num(i)
+		}
+	}
+	return nil
+}
+
+// flag is true for true, a non-zero number or "true"; anything else is false.
+type flag bool
+
+func (f *flag) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(strings.TrimSpace(string(b)), `"`)
+	*f = flag(s == "true" || (s != "" && s != "0" && s != "null" && s != "false" && strings.Trim(s, "0123456789.-") == ""))
+	return nil
+}
+
+// str is a string; null or any other type is "".
+type str string
+
+func (t *str) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*t = str(s)
+	} else {
+		*t = ""
+	}
+	return nil
 }
 
 // ldRelease is the JSON-LD MusicAlbum or MusicRecording of a release page.
@@ -177,8 +226,58 @@ func parsePage(body []byte) (*page, error) {
 	p.band = decodeAttr[bandData](root, "data-band")
 	p.tralbum = decodeAttr[tralbumData](root, "data-tralbum")
 	p.embed = decodeAttr[embedData](root, "data-embed")
+	// Older pages keep the same records in inline scripts.
+	if p.band == nil || p.tralbum == nil || p.embed == nil {
+		scripts := inlineScripts(root)
+		if p.band == nil {
+			p.band = decodeJSON[bandData](scriptVar(scripts, "BandData"))
+		}
+		if p.tralbum == nil {
+			p.tralbum = decodeJSON[tralbumData](scriptVar(scripts, "TralbumData"))
+		}
+		if p.embed == nil {
+			p.embed = decodeJSON[embedData](scriptVar(scripts, "EmbedData"))
+		}
+	}
+	if p.tralbum != nil && p.tralbum.isStub() {
+		// Every current /music page carries data-tralbum = {"url": …}:
+		// a stub, not a release.
+		p.tralbum = nil
+	}
 	p.ld = parseLD(root)
 	return p, nil
+}
+
+// isStub reports whether the record names no release: no id, no type, no
+// title (the {"url": …} that account pages carry).
+func (t *tralbumData) isStub() bool {
+	return t.ID == 0 && t.ItemType == "" && clean(string(t.Current.Title)) == ""
+}
+
+// inlineScripts returns the text of every script element without a src.
+func inlineScripts(root *html.Node) []string {
+	var out []string
+	for _, s := range findAll(root, tag("script")) {
+		if hasAttr(s, "src") || s.FirstChild == nil {
+			continue
+		}
+		if t := attr(s, "type"); t != "" && !strings.Contains(t, "javascript") {
+			continue
+		}
+		out = append(out, s.FirstChild.Data)
+	}
+	return out
+}
+
+func decodeJSON[T any](b []byte) *T {
+	if b == nil {
+		return nil
+	}
+	v := new(T)
+	if err := json.Unmarshal(b, v); err != nil {
+		return nil
+	}
+	return v
 }
 
 // decodeAttr decodes the JSON in the first attribute called key, or
@@ -188,11 +287,7 @@ func decodeAttr[T any](root *html.Node, key string) *T {
 	if n == nil {
 		return nil
 	}
-	v := new(T)
-	if err := json.Unmarshal([]byte(attr(n, key)), v); err != nil {
-		return nil
-	}
-	return v
+	return decodeJSON[T]([]byte(attr(n, key)))
 }
 
 // parseLD reads the first JSON-LD block that describes a release.
@@ -216,8 +311,8 @@ func parseLD(root *html.Node) *ldRelease {
 
 // accountName is the account's display name, from whichever source the page has.
 func (p *page) accountName() string {
-	if p.band != nil && clean(p.band.Name) != "" {
-		return clean(p.band.Name)
+	if p.band != nil && clean(string(p.band.Name)) != "" {
+		return clean(string(p.band.Name))
 	}
 	if n := find(p.root, id("band-name-location")); n != nil {
 		if t := text(find(n, class("title")), nil); t != "" {

@@ -34,7 +34,8 @@ type Release struct {
 }
 
 // ParseRelease reads a release page. It returns ErrChallenge or
-// ErrNotRelease (wrapped) when the page is neither.
+// ErrNotRelease (wrapped) when the page is neither, and ErrUnreadable
+// (wrapped) for a release page without a title or a date.
 func ParseRelease(body []byte) (*Release, error) {
 	p, err := parsePage(body)
 	if err != nil {
@@ -46,6 +47,18 @@ func ParseRelease(body []byte) (*Release, error) {
 	return p.release()
 }
 
+// keywords returns JSON-LD keywords as a list: 2020–21 pages give one
+// string, "electronic, acid, techno, berlin".
+func keywords(l stringList) []string {
+	if len(l) != 1 {
+		return l
+	}
+	return strings.Split(l[0], ",")
+}
+
+// isRelease reports whether the page describes a release. A stub
+// data-tralbum was already dropped by parsePage, so an account page with
+// nothing else never passes.
 func (p *page) isRelease() bool {
 	return p.ld != nil || p.tralbum != nil || p.ogType == "album" || p.ogType == "song"
 }
@@ -55,21 +68,24 @@ func (p *page) release() (*Release, error) {
 		Type:        p.itemType(),
 		Title:       p.title(),
 		Artist:      p.artist(),
-		Preorder:    p.tralbum != nil && (p.tralbum.AlbumIsPreorder || p.tralbum.IsPreorder),
+		Preorder:    p.tralbum != nil && bool(p.tralbum.AlbumIsPreorder || p.tralbum.IsPreorder),
 		ImageURL:    p.image(),
 		AccountName: p.accountName(),
 		Location:    p.location(),
 	}
 	if r.Title == "" {
-		return nil, fmt.Errorf("%w: no title", ErrNotRelease)
+		return nil, fmt.Errorf("%w: a release page without a title", ErrUnreadable)
 	}
 	r.ID = p.itemID(r.Type)
 	r.Date = p.date()
+	if r.Date.IsZero() {
+		return nil, fmt.Errorf("%w: release page %q has no release date", ErrUnreadable, r.Title)
+	}
 	if credits := p.credits(); strings.HasPrefix(credits, "releases ") {
 		r.Preorder = true
 	}
 	if p.ld != nil {
-		r.Genres = ReleaseGenres(p.ld.Keywords, r.Location)
+		r.Genres = ReleaseGenres(keywords(p.ld.Keywords), r.Location)
 		if pub := p.ld.Publisher; pub != nil {
 			r.AccountURL = pub.ID
 			r.PrimaryGenre = GenreFromURL(pub.Genre)
@@ -87,7 +103,7 @@ func (p *page) release() (*Release, error) {
 
 func (p *page) itemType() string {
 	if p.tralbum != nil && (p.tralbum.ItemType == "album" || p.tralbum.ItemType == "track") {
-		return p.tralbum.ItemType
+		return string(p.tralbum.ItemType)
 	}
 	if p.ld != nil {
 		for _, t := range p.ld.Type {
@@ -127,7 +143,7 @@ func (p *page) pageProperties() pageProperties {
 
 func (p *page) itemID(typ string) int64 {
 	if p.tralbum != nil && p.tralbum.ID > 0 {
-		return p.tralbum.ID
+		return int64(p.tralbum.ID)
 	}
 	if p.ld != nil {
 		if typ == "track" {
@@ -146,8 +162,8 @@ func (p *page) itemID(typ string) int64 {
 	if v := p.pageProperties().ItemID; v > 0 {
 		return v
 	}
-	if p.embed != nil && p.embed.TralbumParam.Name == typ {
-		return p.embed.TralbumParam.Value
+	if p.embed != nil && string(p.embed.TralbumParam.Name) == typ {
+		return int64(p.embed.TralbumParam.Value)
 	}
 	return 0
 }
@@ -156,8 +172,8 @@ func (p *page) title() string {
 	if p.ld != nil && clean(p.ld.Name) != "" {
 		return clean(p.ld.Name)
 	}
-	if p.tralbum != nil && clean(p.tralbum.Current.Title) != "" {
-		return clean(p.tralbum.Current.Title)
+	if p.tralbum != nil && clean(string(p.tralbum.Current.Title)) != "" {
+		return clean(string(p.tralbum.Current.Title))
 	}
 	if t := text(find(p.nameSection(), all(tag("h2"), class("trackTitle"))), nil); t != "" {
 		return t
@@ -173,11 +189,11 @@ func (p *page) artist() string {
 	if p.ld != nil && clean(p.ld.ByArtist.Name) != "" {
 		return clean(p.ld.ByArtist.Name)
 	}
-	if p.tralbum != nil && clean(p.tralbum.Artist) != "" {
-		return clean(p.tralbum.Artist)
+	if p.tralbum != nil && clean(string(p.tralbum.Artist)) != "" {
+		return clean(string(p.tralbum.Artist))
 	}
-	if p.embed != nil && clean(p.embed.Artist) != "" {
-		return clean(p.embed.Artist)
+	if p.embed != nil && clean(string(p.embed.Artist)) != "" {
+		return clean(string(p.embed.Artist))
 	}
 	if _, a, ok := strings.Cut(meta(p.root, "og:title"), ", by "); ok {
 		return clean(a)
@@ -192,25 +208,39 @@ func (p *page) nameSection() *html.Node {
 	return p.root
 }
 
+// date takes, in order: data-tralbum's album_release_date, then its
+// current.release_date (the dates the artist set; a track on an album has
+// only the album's), then JSON-LD datePublished, which on 2020–21 pages is
+// when the page went up, months off the release, then publish_date, then
+// the credits line, then older pages' microdata.
 func (p *page) date() time.Time {
 	var candidates []string
+	t := p.tralbum
+	if t != nil {
+		candidates = append(candidates, string(t.AlbumReleaseDate), string(t.Current.ReleaseDate))
+	}
 	if p.ld != nil {
 		candidates = append(candidates, p.ld.DatePublished)
 	}
-	if t := p.tralbum; t != nil {
-		for _, s := range []*string{t.AlbumReleaseDate, t.Current.ReleaseDate, t.Current.PublishDate} {
-			if s != nil {
-				candidates = append(candidates, *s)
-			}
-		}
+	if t != nil {
+		candidates = append(candidates, string(t.Current.PublishDate))
 	}
 	for _, s := range candidates {
 		if d, ok := ParseDate(s); ok {
 			return d
 		}
 	}
-	d, _ := ProseDate(p.credits())
-	return d
+	if d, ok := ProseDate(p.credits()); ok {
+		return d
+	}
+	// Older pages' schema.org microdata: <meta itemprop="datePublished"
+	// content="20160318">.
+	if m := find(p.root, all(tag("meta"), func(n *html.Node) bool { return attr(n, "itemprop") == "datePublished" })); m != nil {
+		if d, err := time.Parse("20060102", strings.TrimSpace(attr(m, "content"))); err == nil {
+			return d
+		}
+	}
+	return time.Time{}
 }
 
 // credits is the "released …" (or, for pre-orders, "releases …") line.
@@ -218,26 +248,35 @@ func (p *page) credits() string {
 	return strings.ToLower(text(find(p.root, class("tralbum-credits")), nil))
 }
 
+// image takes the art id first (JSON-LD additionalProperty art_id,
+// data-tralbum, data-embed), since it always names the real cover, then
+// JSON-LD image, og:image and the page's art link, each only when it is a
+// cover on Bandcamp's image host: 2020–21 pages may put a placeholder
+// (…/img/blank.gif) in JSON-LD image.
 func (p *page) image() string {
 	if p.ld != nil {
-		if img := p.ld.Image.first(); img != "" {
-			return Resize(img)
-		}
 		if art := prop(p.ld.Properties, "art_id"); art > 0 {
 			return ArtURL(art)
 		}
 	}
 	if p.tralbum != nil && p.tralbum.ArtID > 0 {
-		return ArtURL(p.tralbum.ArtID)
+		return ArtURL(int64(p.tralbum.ArtID))
 	}
 	if p.embed != nil && p.embed.ArtID > 0 {
-		return ArtURL(p.embed.ArtID)
+		return ArtURL(int64(p.embed.ArtID))
 	}
-	if og := meta(p.root, "og:image"); og != "" {
-		return Resize(og)
+	var srcs []string
+	if p.ld != nil {
+		srcs = append(srcs, p.ld.Image...)
 	}
-	if a := find(find(p.root, id("tralbumArt")), all(tag("a"), withAttr("href"))); a != nil {
-		return Resize(attr(a, "href"))
+	srcs = append(srcs, meta(p.root, "og:image"))
+	if art := find(p.root, id("tralbumArt")); art != nil {
+		srcs = append(srcs, attr(find(art, all(tag("a"), withAttr("href"))), "href"), attr(find(art, tag("img")), "src"))
+	}
+	for _, src := range srcs {
+		if IsCover(src) {
+			return Resize(src)
+		}
 	}
 	return ""
 }

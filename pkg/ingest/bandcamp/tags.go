@@ -38,8 +38,19 @@ func ReleaseGenres(keywords []string, location string) []string {
 	return out
 }
 
+// genreSlugs maps the URL slugs of Bandcamp's primary genres to the tag
+// text releases carry, where the two differ: an account whose primary genre
+// is /discover/hip-hop-rap tags its releases "hip-hop/rap", and both must
+// be one genre. The primary genres are a fixed list of about thirty.
+var genreSlugs = map[string]string{
+	"hip-hop-rap": "hip-hop/rap",
+	"r-b-soul":    "r&b/soul",
+	"spoken-word": "spoken word",
+}
+
 // GenreFromURL reads the account's primary genre from the JSON-LD
-// publisher.genre, ".../discover/electronic" (older pages "/tag/…").
+// publisher.genre, ".../discover/electronic" (older pages "/tag/…"), as
+// tag text (see genreSlugs).
 func GenreFromURL(s string) string {
 	u, err := url.Parse(s)
 	if err != nil || u.Path == "" {
@@ -48,6 +59,9 @@ func GenreFromURL(s string) string {
 	dir, base := path.Split(strings.TrimRight(u.Path, "/"))
 	if dir != "/discover/" && dir != "/tag/" {
 		return ""
+	}
+	if text, ok := genreSlugs[CleanTag(base)]; ok {
+		return text
 	}
 	return CleanTag(base)
 }

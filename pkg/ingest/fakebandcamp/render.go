@@ -57,19 +57,38 @@ func execute(name string, v any) []byte {
 }
 
 type gridItem struct {
-	ItemID   string
-	BandID   int64
-	Href     string
-	Image    string
-	Lazy     bool
-	Title    string
-	Override string
+	ItemID     string
+	BandID     int64
+	Href       string
+	Image      string
+	IndexImage string
+	Lazy       bool
+	Title      string
+	Override   string
+	Artist     string
 }
 
-func renderMusic(a *account, servedOn string) []byte {
+// Layouts of a /music page.
+const (
+	// LayoutGrid is today's: ol#music-grid, 16 items rendered, the rest
+	// in data-client-items.
+	LayoutGrid = "grid"
+	// LayoutIndex is the older index page: div#indexpage with an .ipCell
+	// per release, every release rendered, no item ids.
+	LayoutIndex = "index"
+	// LayoutStub lists nothing: the page's only data-tralbum is the stub.
+	LayoutStub = "stub"
+	// LayoutUnknown links to every release from markup no parser knows.
+	LayoutUnknown = "unknown"
+)
+
+func renderMusic(a *account, servedOn, layout string) []byte {
 	var items []gridItem
 	var client []map[string]any
 	for i, r := range a.grid {
+		if layout == LayoutStub {
+			break
+		}
 		href := "/" + r.typ + "/" + r.slug
 		if r.host != a {
 			href = r.URL() + "?label=" + strconv.FormatInt(a.id, 10) + "&tab=music"
@@ -78,14 +97,15 @@ func renderMusic(a *account, servedOn string) []byte {
 		if r.Artist() != a.name {
 			override = r.Artist()
 		}
-		if i < rendered {
+		if i < rendered || layout != LayoutGrid {
 			items = append(items, gridItem{ItemID: r.typ + "-" + strconv.FormatInt(r.id, 10), BandID: r.host.id,
-				Href: href, Image: art(r.artID, 2), Lazy: i >= 4, Title: r.title, Override: override})
+				Href: href, Image: art(r.artID, 2), IndexImage: art(r.artID, 8), Lazy: i >= 4, Title: r.title,
+				Override: override, Artist: r.Artist()})
 			continue
 		}
 		client = append(client, clientItem(r, href))
 	}
-	if len(a.grid) > rendered {
+	if len(a.grid) > rendered && layout == LayoutGrid {
 		// Bandcamp's lists overlap at the seam; a merch link rides along.
 		client = append(client, clientItem(a.grid[rendered-1], "/"+a.grid[rendered-1].typ+"/"+a.grid[rendered-1].slug))
 		client = append(client, map[string]any{"type": "album", "id": 3100000099, "title": "Northmoor Tote Bag",
@@ -96,6 +116,8 @@ func renderMusic(a *account, servedOn string) []byte {
 		"BandJSON": mustJSON(map[string]any{"id": a.id, "name": a.name, "is_label": a.isLabel, "url": a.origin(),
 			"account_id": a.id + 1000, "image_id": a.id}),
 		"SiteJSON":    mustJSON(map[string]any{"is_custom_domain": customFlag(a, servedOn)}),
+		"StubJSON":    mustJSON(map[string]any{"url": a.origin() + "/music"}),
+		"Layout":      layout,
 		"ClientItems": mustJSON(client),
 		"Rendered":    items,
 	})

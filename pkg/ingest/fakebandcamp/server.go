@@ -6,6 +6,8 @@
 package fakebandcamp
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -53,6 +55,21 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.h.requests...)
 }
 
+// SetLayout serves host's /music page in layout (LayoutGrid, LayoutIndex,
+// LayoutStub, LayoutUnknown); "" restores the account's own.
+func (s *Server) SetLayout(host, layout string) {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	s.h.layouts[host] = layout
+}
+
+// NotModified counts the 304 answers the fake gave.
+func (s *Server) NotModified() int {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	return s.h.notModified
+}
+
 // Hits counts the requests received for host.
 func (s *Server) Hits(host string) int {
 	s.h.mu.Lock()
@@ -70,15 +87,17 @@ func Fetch(host, path string) *httptest.ResponseRecorder {
 }
 
 type handler struct {
-	now       func() time.Time
-	mu        sync.Mutex
-	requests  []Request
-	hits      map[string]int
-	overrides map[string]http.Handler
+	now         func() time.Time
+	mu          sync.Mutex
+	requests    []Request
+	hits        map[string]int
+	overrides   map[string]http.Handler
+	layouts     map[string]string
+	notModified int
 }
 
 func newHandler() *handler {
-	return &handler{now: time.Now, hits: map[string]int{}, overrides: map[string]http.Handler{}}
+	return &handler{now: time.Now, hits: map[string]int{}, overrides: map[string]http.Handler{}, layouts: map[string]string{}}
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -140,16 +159,43 @@ func (h *handler) serveAccount(w http.ResponseWriter, r *http.Request, host stri
 			http.Redirect(w, r, a.grid[0].URL(), http.StatusFound)
 			return
 		}
-		writeHTML(w, http.StatusOK, renderMusic(a, host))
+		h.mu.Lock()
+		layout := h.layouts[host]
+		h.mu.Unlock()
+		if layout == "" {
+			layout = a.layout
+		}
+		if layout == "" {
+			layout = LayoutGrid
+		}
+		h.writePage(w, r, renderMusic(a, host, layout))
 		return
 	}
 	for _, rel := range append(append([]*Release{}, a.grid...), a.extra...) {
 		if rel.host == a && path == "/"+rel.typ+"/"+rel.slug {
-			writeHTML(w, http.StatusOK, renderRelease(rel, host, h.now()))
+			h.writePage(w, r, renderRelease(rel, host, h.now()))
 			return
 		}
 	}
 	writeHTML(w, http.StatusNotFound, static("notfound.html"))
+}
+
+// writePage answers 200 with an ETag made from the body, or 304 to a
+// request whose If-None-Match names it: a conditional request as HTTP
+// caches make them. Whether Bandcamp itself honours them is not known; the
+// crawler works either way.
+func (h *handler) writePage(w http.ResponseWriter, r *http.Request, body []byte) {
+	sum := sha256.Sum256(body)
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	w.Header().Set("ETag", etag)
+	if r.Header.Get("If-None-Match") == etag {
+		h.mu.Lock()
+		h.notModified++
+		h.mu.Unlock()
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	writeHTML(w, http.StatusOK, body)
 }
 
 func writeHTML(w http.ResponseWriter, status int, body []byte) {

@@ -23,6 +23,13 @@ const (
 	SingleHost = "lonefern.bandcamp.com"
 	// FlakyHost answers its first request with 429 and then as a label.
 	FlakyHost = "patient.bandcamp.com"
+	// IndexHost is a label still served in the older index-page layout
+	// (LayoutIndex), with IndexReleases releases and is_label false.
+	IndexHost     = "washlane.bandcamp.com"
+	IndexReleases = 100
+	// StubHost is an account whose /music page lists nothing and carries
+	// only the stub data-tralbum (LayoutStub).
+	StubHost = "emptyreel.bandcamp.com"
 
 	// FanURL is a fan profile on the bare domain.
 	FanURL = "https://bandcamp.com/mirelle"
@@ -57,6 +64,8 @@ type account struct {
 	extra []*Release
 	// single makes /music redirect to the only release.
 	single bool
+	// layout is how /music is served; "" is LayoutGrid.
+	layout string
 }
 
 // Release is one release page the fake serves.
@@ -125,6 +134,10 @@ var (
 		location: "Galway, Ireland", genre: "folk", single: true}
 	patient = &account{host: FlakyHost, id: 2100000006, name: "Patient Records", isLabel: true,
 		location: "Glasgow, UK", genre: "rock"}
+	washlane = &account{host: IndexHost, id: 2100000007, name: "Wash Lane Records",
+		location: "Wisbech, UK", genre: "hip-hop-rap", layout: LayoutIndex}
+	emptyreel = &account{host: StubHost, id: 2100000008, name: "Empty Reel", isLabel: true,
+		location: "Hull, UK", genre: "rock", layout: LayoutStub}
 )
 
 // Releases that tests refer to.
@@ -195,8 +208,25 @@ func init() {
 		{typ: "album", id: 3100000401, slug: "waiting-room", title: "Waiting Room", artist: "The Queue",
 			artID: 1100000401, date: "2024-01-12", keywords: []string{"rock", "post-punk", "Glasgow"}},
 	}
+	// The index-page label: a long catalogue, one release a month back
+	// from 2025, some by guests, a few tracks.
+	artists := []string{"", "Fen Tiger", "Nene Valley Crew", "", "March Hare"}
+	for i := range IndexReleases {
+		typ := "album"
+		if i%7 == 3 {
+			typ = "track"
+		}
+		d := time.Date(2025, 6, 6, 0, 0, 0, 0, time.UTC).AddDate(0, -i, 0)
+		washlane.grid = append(washlane.grid, &Release{typ: typ, id: 3100000500 + int64(i), slug: fmt.Sprintf("wash-%03d", i+1),
+			title: fmt.Sprintf("Wash Lane %03d", i+1), artist: artists[i%len(artists)], artID: 1100000500 + int64(i),
+			date: d.Format("2006-01-02"), keywords: []string{"hip-hop/rap", "boom bap", "Wisbech"}})
+	}
+	emptyreel.grid = []*Release{
+		{typ: "album", id: 3100000601, slug: "leader-tape", title: "Leader Tape", artist: "Humber Lights",
+			artID: 1100000601, date: "2024-03-08", keywords: []string{"rock", "shoegaze", "Hull"}},
+	}
 	// orlavance first: it, not the label listing it, hosts Hosted.
-	for _, a := range []*account{orlavance, northmoor, hollowpine, tidewater, lonefern, patient} {
+	for _, a := range []*account{orlavance, northmoor, hollowpine, tidewater, lonefern, patient, washlane, emptyreel} {
 		register(a)
 	}
 }

@@ -155,10 +155,33 @@ func New(o Options) (*Client, error) {
 	return c, nil
 }
 
+// Validators are what an earlier response said about a page (its ETag and
+// Last-Modified headers). Sent back, they let the server answer 304 Not
+// Modified, without a body, when the page has not changed.
+type Validators struct {
+	ETag         string
+	LastModified string
+}
+
+// ValidatorsOf reads the validators of a response.
+func ValidatorsOf(r *Response) Validators {
+	if r == nil || r.Status != http.StatusOK {
+		return Validators{}
+	}
+	return Validators{ETag: r.Header.Get("ETag"), LastModified: r.Header.Get("Last-Modified")}
+}
+
 // Get fetches rawURL, following redirects that stay on Bandcamp or on the
 // hosts in allow. The caller judges the status: 429 and 5xx come back as
 // responses once the retries are spent.
 func (c *Client) Get(ctx context.Context, rawURL string, allow ...string) (*Response, error) {
+	return c.GetIf(ctx, rawURL, Validators{}, allow...)
+}
+
+// GetIf is Get as a conditional request: with validators set it sends
+// If-None-Match and If-Modified-Since, and a 304 comes back as a response
+// without a body.
+func (c *Client) GetIf(ctx context.Context, rawURL string, v Validators, allow ...string) (*Response, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("fetch: %w", err)
@@ -167,7 +190,7 @@ func (c *Client) Get(ctx context.Context, rawURL string, allow ...string) (*Resp
 		return nil, err
 	}
 	for hops := 0; ; hops++ {
-		resp, err := c.getRetrying(ctx, u)
+		resp, err := c.getRetrying(ctx, u, v)
 		if err != nil || !isRedirect(resp.Status) {
 			return resp, err
 		}
@@ -226,7 +249,7 @@ func (c *Client) site(host string) *site {
 }
 
 // do sends one request, waiting for the site's turn first.
-func (c *Client) do(ctx context.Context, u *url.URL) (*Response, error) {
+func (c *Client) do(ctx context.Context, u *url.URL, v Validators) (*Response, error) {
 	s := c.site(u.Hostname())
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -255,6 +278,12 @@ func (c *Client) do(ctx context.Context, u *url.URL) (*Response, error) {
 	req.Header.Set("User-Agent", c.opts.UserAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5")
 	req.Header.Set("Accept-Language", "en") // dates and "released" lines are parsed in English
+	if v.ETag != "" {
+		req.Header.Set("If-None-Match", v.ETag)
+	}
+	if v.LastModified != "" {
+		req.Header.Set("If-Modified-Since", v.LastModified)
+	}
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("fetch: GET %s: %w", &logical, err)

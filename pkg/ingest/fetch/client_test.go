@@ -303,3 +303,38 @@ func TestRetryAfterParsing(t *testing.T) {
 		t.Error("retryAfter(soon) parsed")
 	}
 }
+
+func TestConditionalRequests(t *testing.T) {
+	t.Parallel()
+	var inm, ims atomic.Value
+	c, _ := setup(t, func(w http.ResponseWriter, r *http.Request) {
+		inm.Store(r.Header.Get("If-None-Match"))
+		ims.Store(r.Header.Get("If-Modified-Since"))
+		if r.Header.Get("If-None-Match") == `"v1"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", `"v1"`)
+		w.Header().Set("Last-Modified", "Mon, 02 Mar 2026 10:00:00 GMT")
+		w.Write([]byte("page"))
+	}, Options{})
+	ctx := context.Background()
+	first, err := c.Get(ctx, "https://northmoor.bandcamp.com/music")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := ValidatorsOf(first)
+	if v != (Validators{ETag: `"v1"`, LastModified: "Mon, 02 Mar 2026 10:00:00 GMT"}) || inm.Load() != "" || ims.Load() != "" {
+		t.Fatalf("validators %+v; first request sent If-None-Match %q", v, inm.Load())
+	}
+	second, err := c.GetIf(ctx, "https://northmoor.bandcamp.com/music", v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Status != http.StatusNotModified || len(second.Body) != 0 || inm.Load() != `"v1"` || ims.Load() != v.LastModified {
+		t.Errorf("conditional request: status %d, sent %q / %q", second.Status, inm.Load(), ims.Load())
+	}
+	if ValidatorsOf(second) != (Validators{}) {
+		t.Error("a 304 must not replace the stored validators")
+	}
+}

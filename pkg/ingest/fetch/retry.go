@@ -13,9 +13,9 @@ import (
 
 // getRetrying fetches u, retrying 429, 5xx and transport failures with
 // exponential back-off, or after Retry-After when the server gives one.
-func (c *Client) getRetrying(ctx context.Context, u *url.URL) (*Response, error) {
+func (c *Client) getRetrying(ctx context.Context, u *url.URL, v Validators) (*Response, error) {
 	for attempt := 1; ; attempt++ {
-		resp, err := c.do(ctx, u)
+		resp, err := c.do(ctx, u, v)
 		if !retryable(ctx, resp, err) || attempt == c.opts.MaxAttempts {
 			return resp, err
 		}
