@@ -16,7 +16,7 @@ import (
 
 // crawlLabels reads every label's /music page and stores what is new.
 func (p *pass) crawlLabels(ctx context.Context) error {
-	labels, err := p.store.labels(ctx)
+	labels, err := p.store.labels(ctx, p.scope.labels)
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (p *pass) crawlLabels(ctx context.Context) error {
 		// Judged when the label's turn comes, not when the pass starts: a
 		// pass takes hours, and a label read at 17:00 yesterday is due
 		// when today's pass reaches it, not at 03:00.
-		if p.recrawlAfter > 0 && time.Since(l.crawledAt) < p.recrawlAfter {
+		if !p.scope.force && p.recrawlAfter > 0 && time.Since(l.crawledAt) < p.recrawlAfter {
 			p.progress(Step{Stage: StageLabels, Done: i + 1, Total: len(labels), Item: l.url})
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
 )
 
 // An admin's "crawl now" (a row in private.crawl_requests, written by
@@ -55,4 +57,38 @@ func TestSchedulerPicksUpCrawlRequests(t *testing.T) {
 	}
 	cancel()
 	<-stopped
+}
+
+// A request naming one label reads that label alone, even one read an hour
+// ago (a scheduled pass would skip it for a day), and leaves the submission
+// queue for the next full pass.
+func TestRequestedLabelCrawlsThatLabelOnly(t *testing.T) {
+	t.Parallel()
+	c, b := setup(t)
+	b.submit(t, "https://"+fakebandcamp.ArtistHost, "https://"+fakebandcamp.SingleHost)
+	run(t, c)
+	b.submit(t, "https://"+fakebandcamp.LabelHost)
+	var artist int64
+	if err := b.db.Pool.QueryRow(context.Background(), `SELECT id FROM public.labels WHERE label_url = $1`,
+		"https://"+fakebandcamp.ArtistHost).Scan(&artist); err != nil {
+		t.Fatal(err)
+	}
+	requests := len(b.fake.Requests())
+	sched := b.crawlerWith(t, testLogger(t), Options{RecrawlAfter: 20 * time.Hour})
+	sum, err := sched.RunRequested(context.Background(), []int64{artist})
+	if err != nil || sum.LabelsCrawled != 1 {
+		t.Fatalf("summary %+v, %v; want the one label crawled", sum, err)
+	}
+	seen := b.fake.Requests()[requests:]
+	if len(seen) == 0 {
+		t.Fatal("no request for the requested label")
+	}
+	for _, r := range seen {
+		if r.Host != fakebandcamp.ArtistHost {
+			t.Errorf("requested %s%s, not the label asked for", r.Host, r.Path)
+		}
+	}
+	if r := b.queue(t)["https://"+fakebandcamp.LabelHost]; r.Processed {
+		t.Errorf("a one-label pass processed the queue: %+v", r)
+	}
 }

@@ -225,13 +225,21 @@ func RunOnce(ctx context.Context, pool *pgxpool.Pool, cfg *config.Config, log *s
 // recorded a skipped pass, when another pass, from any gateway, is running,
 // and ErrStopped (wrapped) when Bandcamp made it stop early.
 func (c *Crawler) RunOnce(ctx context.Context, progress Progress) (Summary, error) {
-	return c.run(ctx, progress, time.Time{})
+	return c.run(ctx, progress, time.Time{}, scope{})
+}
+
+// RunRequested runs the pass admins asked for: over the given labels only
+// (the queue waits for the next full pass), or, with labels nil, a full
+// pass. Either way labels are read even when read recently (Options'
+// RecrawlAfter does not apply).
+func (c *Crawler) RunRequested(ctx context.Context, labels []int64) (Summary, error) {
+	return c.run(ctx, nil, time.Time{}, scope{labels: labels, force: true})
 }
 
 // run is RunOnce. With staleBefore set it is a catch-up: under the lock, it
 // returns errFresh, recording nothing, if a pass that started after
 // staleBefore has succeeded.
-func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.Time) (Summary, error) {
+func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.Time, sc scope) (Summary, error) {
 	unlock, err := c.store.lock(ctx)
 	if errors.Is(err, ErrBusy) {
 		id, rerr := c.store.skipRun(ctx, "another crawl was running")
@@ -262,9 +270,11 @@ func (c *Crawler) run(ctx context.Context, progress Progress, staleBefore time.T
 	}
 	start := time.Now()
 	p := &pass{Crawler: c, log: c.log.With("run", id), progress: progress,
-		fresh: map[int64]visit{}, sum: Summary{RunID: id}}
+		fresh: map[int64]visit{}, sum: Summary{RunID: id}, scope: sc}
 	p.log.Info("crawl started")
-	err = p.processQueue(ctx)
+	if sc.labels == nil {
+		err = p.processQueue(ctx)
+	}
 	if err == nil && !p.stopped() {
 		err = p.crawlLabels(ctx)
 	}

@@ -107,7 +107,7 @@ func TestMarkExistingDemoCatalogueSparesSubmittedLabels(t *testing.T) {
 	if again, err := demo.MarkExisting(ctx, b.db.Pool, time.Now()); err != nil || again != 0 {
 		t.Errorf("second MarkExisting = %d, %v; want 0", again, err)
 	}
-	labels, err := b.crawler(t).store.labels(ctx)
+	labels, err := b.crawler(t).store.labels(ctx, nil)
 	if err != nil || len(labels) != 1 || labels[0].url != real {
 		t.Errorf("labels to crawl = %v, %v; want only the submitted %s", labels, err, real)
 	}

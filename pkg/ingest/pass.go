@@ -26,6 +26,17 @@ type pass struct {
 	// labelsUnparsed how many labels had one.
 	unparsed       []string
 	labelsUnparsed int
+	// scope narrows the pass to what an admin asked for.
+	scope scope
+}
+
+// scope is what an admin's crawl request (admin_request_crawl) asks of a
+// pass: the labels it names (nil: every label, and the submission queue),
+// read whatever their last visit, since a "crawl now" that skips the label
+// because it was read this morning would do nothing the admin can see.
+type scope struct {
+	labels []int64
+	force  bool
 }
 
 // judgeFailures fails a pass that ran to its end although every request

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/config"
@@ -87,15 +89,15 @@ func (s *Scheduler) Run(ctx context.Context) {
 			s.log.Info("next crawl scheduled", "at", next)
 		}
 		s.recordNext(ctx, next)
-		requested, ok := s.wait(ctx, s.after(next.Sub(s.now())))
+		req, ok := s.wait(ctx, s.after(next.Sub(s.now())))
 		if !ok {
 			return
 		}
-		if requested {
-			_, err = c.RunOnce(ctx, nil)
+		if req != nil {
+			_, err = c.RunRequested(ctx, req.labels)
 		} else if retry {
 			// Like a catch-up: skipped if another gateway got through.
-			_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
+			_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge), scope{})
 			if errors.Is(err, errFresh) {
 				continue
 			}
@@ -106,30 +108,48 @@ func (s *Scheduler) Run(ctx context.Context) {
 	}
 }
 
-// wait blocks until wake fires (false) or an admin's crawl request is
-// claimed (true); ok is false when ctx ended. Requests are claimed in one
-// statement, so of several gateways only one runs the pass they ask for.
-func (s *Scheduler) wait(ctx context.Context, wake <-chan time.Time) (requested, ok bool) {
+// request is what the claimed crawl requests ask for: labels nil means a
+// full pass (at least one request named no label).
+type request struct {
+	labels []int64
+}
+
+// wait blocks until wake fires (nil) or admins' crawl requests are claimed;
+// ok is false when ctx ended. Requests are claimed in one statement, so of
+// several gateways only one runs the pass they ask for.
+func (s *Scheduler) wait(ctx context.Context, wake <-chan time.Time) (req *request, ok bool) {
 	tick := time.NewTicker(s.poll)
 	defer tick.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return false, false
+			return nil, false
 		case <-wake:
-			return false, true
+			return nil, true
 		case <-tick.C:
-			tag, err := s.pool.Exec(ctx, `UPDATE private.crawl_requests SET picked_up_at = now() WHERE picked_up_at IS NULL`)
+			rows, _ := s.pool.Query(ctx, `UPDATE private.crawl_requests SET picked_up_at = now() WHERE picked_up_at IS NULL RETURNING label_id`)
+			named, err := pgx.CollectRows(rows, pgx.RowTo[*int64])
 			if err != nil {
 				if ctx.Err() == nil {
 					s.log.Error("cannot read crawl requests", "err", err)
 				}
 				continue
 			}
-			if tag.RowsAffected() > 0 {
-				s.log.Info("crawl requested by an admin; starting a pass", "requests", tag.RowsAffected())
-				return true, true
+			if len(named) == 0 {
+				continue
 			}
+			req := &request{labels: []int64{}}
+			for _, id := range named {
+				if id == nil {
+					req.labels = nil
+					break
+				}
+				if !slices.Contains(req.labels, *id) {
+					req.labels = append(req.labels, *id)
+				}
+			}
+			s.log.Info("crawl requested by an admin; starting a pass", "requests", len(named), "labels", req.labels)
+			return req, true
 		}
 	}
 }
@@ -217,7 +237,7 @@ func (s *Scheduler) catchUp(ctx context.Context, c *Crawler) bool {
 		return false
 	case <-s.after(delay):
 	}
-	_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge))
+	_, err = c.run(ctx, nil, s.now().Add(-CatchUpAge), scope{})
 	if errors.Is(err, errFresh) {
 		s.log.Info("another gateway has caught up; skipped")
 		if s.opts.OnRun != nil {

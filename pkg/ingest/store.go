@@ -137,14 +137,15 @@ type label struct {
 // labels lists every label but the demo ones (invented, see pkg/demo),
 // those crawled longest ago first, so a pass cut short starts next time
 // where it stopped.
-func (s store) labels(ctx context.Context) ([]label, error) {
+func (s store) labels(ctx context.Context, only []int64) ([]label, error) {
 	rows, _ := s.pool.Query(ctx, `
 		SELECT l.id, l.label_url, l.label_name, coalesce(v.etag, ''), coalesce(v.last_modified, ''),
 		       coalesce(l.crawled_at, '-infinity')
 		  FROM public.labels l
 		  LEFT JOIN private.label_page_validators v ON v.label_id = l.id
 		 WHERE NOT EXISTS (SELECT 1 FROM private.demo_labels d WHERE d.label_id = l.id)
-		 ORDER BY l.crawled_at NULLS FIRST, l.id`)
+		   AND ($1::bigint[] IS NULL OR l.id = ANY($1))
+		 ORDER BY l.crawled_at NULLS FIRST, l.id`, only)
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (l label, err error) {
 		var at pgtype.Timestamptz
 		err = r.Scan(&l.id, &l.url, &l.name, &l.seen.ETag, &l.seen.LastModified, &at)
