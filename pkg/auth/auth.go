@@ -66,6 +66,7 @@ type API struct {
 	tokenLimit  *limiter
 	signupLimit *limiter
 	updateLimit *limiter
+	mfa         mfaLimits
 
 	observe func(grant, outcome string)
 
@@ -126,6 +127,7 @@ func New(d Deps) (*API, error) {
 		tokenLimit:  limits.make("token", d.Config.RateLimitToken),
 		signupLimit: limits.make("signup", d.Config.RateLimitSignup),
 		updateLimit: limits.make("user_update", d.Config.RateLimitUserUpdate),
+		mfa:         newMFALimits(limits, d.Config),
 		mailer:      d.Mailer,
 		mailLimit:   limits.make("email_sent", d.Config.RateLimitEmailSent),
 		observe:     observe,
@@ -158,7 +160,7 @@ func (a *API) SweepRateLimits(ctx context.Context, every time.Duration) {
 			return
 		case <-t.C:
 		}
-		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit} {
+		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit, a.mfa.challenge, a.mfa.verify} {
 			if err := l.sweep(ctx); err != nil && ctx.Err() == nil {
 				a.log.WarnContext(ctx, "auth: rate-limit sweep failed", "err", err)
 			}
@@ -185,6 +187,14 @@ func (a *API) Register(g *echo.Group) {
 	g.PUT("/admin/users/:id", a.adminUpdateUser)
 	g.DELETE("/admin/users/:id", a.adminDeleteUser)
 	g.POST("/admin/generate_link", a.adminGenerateLink)
+
+	// TOTP two-factor authentication (mfa.go, mfa_admin.go).
+	g.POST("/factors", a.enrollFactor)
+	g.POST("/factors/:factor_id/challenge", a.challengeFactor)
+	g.POST("/factors/:factor_id/verify", a.verifyFactor)
+	g.DELETE("/factors/:factor_id", a.unenrollFactor)
+	g.GET("/admin/users/:id/factors", a.adminListFactors)
+	g.DELETE("/admin/users/:id/factors/:factor_id", a.adminDeleteFactor)
 }
 
 // RegisterOpen adds the routes a browser opens without an API key: the
