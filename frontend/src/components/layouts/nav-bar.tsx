@@ -134,6 +134,9 @@ export function NavBar() {
                     <Link to={paths.changePassword.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
                       Change Password
                     </Link>
+                    <Link to={paths.security.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
+                      Security
+                    </Link>
                     <button
                       type="button"
                       onClick={onSignOut}
@@ -181,6 +184,9 @@ export function NavBar() {
               <p className="truncate px-3 py-1 text-sm text-zinc-500">{user.email}</p>
               <Link to={paths.changePassword.getHref()} className={mobileLink({ isActive: location.pathname === paths.changePassword.path })}>
                 Change Password
+              </Link>
+              <Link to={paths.security.getHref()} className={mobileLink({ isActive: location.pathname === paths.security.path })}>
+                Security
               </Link>
               <button type="button" onClick={onSignOut} className={cn(mobileLink({ isActive: false }), 'w-full text-left')}>
                 Sign Out

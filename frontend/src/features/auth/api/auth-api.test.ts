@@ -10,6 +10,7 @@ vi.mock('@/lib/supabase', () => ({
   signUp: vi.fn(),
   signInWithPassword: vi.fn(),
   updatePassword: vi.fn(),
+  assuranceLevels: vi.fn(),
 }))
 const m = vi.mocked(lib)
 const user = { id: 'u1', email: 'a@b.test' }
@@ -88,6 +89,14 @@ describe('login', () => {
     expect(await login('a@b.test', 'pw')).toEqual({ ok: false, message: messages.auth.loginFailed })
     m.signInWithPassword.mockResolvedValueOnce({ user: null, session: null, error: null })
     expect(await login('a@b.test', 'pw')).toEqual({ ok: false, message: messages.auth.loginNoUser })
+  })
+
+  it('reports a code step when the account has an authenticator app (aal2 next)', async () => {
+    m.signInWithPassword.mockResolvedValue(ok)
+    m.assuranceLevels.mockResolvedValueOnce({ data: { current: 'aal1', next: 'aal2' }, error: null })
+    expect(await login('a@b.test', 'pw')).toEqual({ ok: true, secondFactor: true })
+    m.assuranceLevels.mockResolvedValueOnce({ data: { current: 'aal1', next: 'aal1' }, error: null })
+    expect(await login('a@b.test', 'pw')).toEqual({ ok: true })
   })
 })
 
