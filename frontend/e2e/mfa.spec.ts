@@ -1,0 +1,64 @@
+// Journey: two-factor authentication. Set up an authenticator app on the Security page with a
+// code computed from the key it shows, sign out, sign in with the password and then a code
+// (a used code is refused), and remove the app again.
+import { expect, expectPath, expectToast, logIn, PASSWORD, screenshot, signOut, signUp, test } from './support.ts'
+import { totp } from './totp.ts'
+
+test('set up an authenticator app, sign in with a code, remove it', async ({ page }) => {
+  const { email } = await signUp(page)
+
+  await page.getByRole('button', { name: `Account menu for ${email}` }).click()
+  await page.getByRole('link', { name: 'Security' }).click()
+  await expectPath(page, '/security')
+  await expect(page.getByRole('heading', { name: 'Two-factor authentication' })).toBeVisible()
+  await expect(page.getByText('Off', { exact: true })).toBeVisible()
+  await screenshot(page, 'security-off')
+
+  await page.getByRole('button', { name: 'Set up authenticator app' }).click()
+  await expect(page.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible()
+  const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? ''
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/)
+  await screenshot(page, 'security-setup')
+  const setupCode = totp(secret)
+  await page.getByLabel('Authentication code').fill(setupCode)
+  await page.getByRole('button', { name: 'Verify and turn on' }).click()
+  await expectToast(page, 'Two-factor authentication is on.')
+  await expect(page.getByText('On', { exact: true })).toBeVisible()
+  await screenshot(page, 'security-on')
+
+  await signOut(page)
+  await logIn(page, { email, password: PASSWORD })
+  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
+  await expectPath(page, '/login')
+  await screenshot(page, 'login-code-step')
+
+  // The app stays closed until the code is given, also after a reload.
+  await page.goto('/labels')
+  await expectPath(page, '/login')
+  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
+
+  // The setup's code was used once: it does not open a second session.
+  await page.getByLabel('Authentication code').fill(setupCode)
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expectToast(page, 'That code is not right, or was already used.')
+  await expectPath(page, '/login')
+
+  await page.getByLabel('Authentication code').fill(totp(secret, 1))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expectToast(page, 'Successfully logged in!')
+  await expectPath(page, '/labels')
+  await expect(page.getByRole('button', { name: `Account menu for ${email}` })).toBeVisible()
+
+  await page.goto('/security')
+  await page.getByRole('button', { name: 'Remove' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Remove the authenticator app?' })
+  await dialog.getByRole('button', { name: 'Remove' }).click()
+  await expectToast(page, 'Authenticator app removed.')
+  await expect(page.getByText('Off', { exact: true })).toBeVisible()
+
+  // Without the app, the password alone signs in again.
+  await signOut(page)
+  await logIn(page, { email, password: PASSWORD })
+  await expect(page.getByRole('button', { name: `Account menu for ${email}` })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toHaveCount(0)
+})
