@@ -15,7 +15,10 @@ test('set up an authenticator app, sign in with a code, remove it', async ({ pag
   await screenshot(page, 'security-off')
 
   await page.getByRole('button', { name: 'Set up authenticator app' }).click()
-  await expect(page.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible()
+  const qr = page.getByRole('img', { name: 'QR code to scan with your authenticator app' })
+  await expect(qr).toBeVisible()
+  // The QR code is drawn (the SVG data: URI decoded), not a broken image.
+  await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
   const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? ''
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/)
   await screenshot(page, 'security-setup')

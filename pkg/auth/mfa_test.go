@@ -87,6 +87,11 @@ func TestMFAEnrollChallengeVerify(t *testing.T) {
 	if !strings.HasPrefix(svg, "<svg") || !strings.HasSuffix(svg, "</svg>") || !strings.Contains(svg, "<path") {
 		t.Errorf("qr_code is not an SVG: %.80s", svg)
 	}
+	// auth-js pastes it unescaped into data:image/svg+xml;utf-8,…: a '#'
+	// would cut the image short there, a '%' start an escape.
+	if strings.ContainsAny(svg, "#%") {
+		t.Errorf("qr_code has characters a data: URI cannot carry raw: %.120s", svg)
+	}
 	// The issuer defaults to SITE_URL's host; the account is the email.
 	if !strings.HasPrefix(uri, "otpauth://totp/labelbase.test:two@example.com?") || !strings.Contains(uri, "secret="+secret) || len(secret) < 16 {
 		t.Errorf("uri = %q, secret = %q", uri, secret)

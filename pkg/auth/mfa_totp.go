@@ -52,7 +52,8 @@ func acceptTOTP(secret, code string, now time.Time, lastUsed *int64) (int64, boo
 }
 
 // qrSVG draws uri as an SVG QR code, which GoTrue sends raw and auth-js
-// turns into a data: URI. boombuler/barcode (the encoder pquerna/otp
+// turns into a data: URI without escaping it, so the SVG must not contain
+// '#' (it would end the URI there) or '%'. boombuler/barcode (the encoder pquerna/otp
 // itself uses) computes the modules; drawing them is one path of unit
 // squares, written here rather than pulling in an SVG library for it.
 func qrSVG(uri string) (string, error) {
@@ -72,6 +73,6 @@ func qrSVG(uri string) (string, error) {
 		}
 	}
 	return fmt.Sprintf(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" shape-rendering="crispEdges">`+
-		`<rect width="%d" height="%d" fill="#fff"/><path fill="#000" d="%s"/></svg>`,
+		`<rect width="%d" height="%d" fill="white"/><path fill="black" d="%s"/></svg>`,
 		n, n, n*4, n*4, n, n, path.String()), nil
 }

@@ -58,8 +58,8 @@ export function SecurityPage() {
     <div className="mx-auto max-w-2xl">
       <PageHeader title="Security" subtitle={`Signed in as ${user.email}`} />
       <section aria-labelledby="totp-heading" className="rounded-2xl border border-zinc-200 bg-white p-6 shadow-sm sm:p-8">
-        <div className="flex flex-wrap items-start justify-between gap-3">
-          <div>
+        <div className="flex items-start justify-between gap-3">
+          <div className="min-w-0">
             <h2 id="totp-heading" className="text-lg font-semibold text-zinc-900">
               Two-factor authentication
             </h2>
