@@ -1,6 +1,6 @@
 // Journey: two-factor authentication. Set up an authenticator app on the Security page with a
 // code computed from the key it shows, sign out, sign in with the password and then a code
-// (a used code is refused), and remove the app again.
+// (a used code is refused), change the password in that session, and remove the app again.
 import { expect, expectPath, expectToast, logIn, PASSWORD, screenshot, signOut, signUp, test } from './support.ts'
 import { totp } from './totp.ts'
 
@@ -52,6 +52,18 @@ test('set up an authenticator app, sign in with a code, remove it', async ({ pag
   await expectPath(page, '/labels')
   await expect(page.getByRole('button', { name: `Account menu for ${email}` })).toBeVisible()
 
+  // Changing the password keeps the session that passed the code (the server refuses a
+  // password change from a session that did not).
+  const newPassword = `${PASSWORD}-2fa`
+  await page.goto('/change-password')
+  await page.getByLabel('Current password').fill(PASSWORD)
+  await page.getByLabel('New password', { exact: true }).fill(newPassword)
+  await page.getByLabel('Confirm new password').fill(newPassword)
+  await page.getByRole('button', { name: 'Change Password' }).click()
+  await expectToast(page, 'Password changed successfully!')
+  await expectPath(page, '/')
+  await expect(page.getByRole('button', { name: `Account menu for ${email}` })).toBeVisible()
+
   await page.goto('/security')
   await page.getByRole('button', { name: 'Remove' }).click()
   const dialog = page.getByRole('dialog', { name: 'Remove the authenticator app?' })
@@ -61,7 +73,7 @@ test('set up an authenticator app, sign in with a code, remove it', async ({ pag
 
   // Without the app, the password alone signs in again.
   await signOut(page)
-  await logIn(page, { email, password: PASSWORD })
+  await logIn(page, { email, password: newPassword })
   await expect(page.getByRole('button', { name: `Account menu for ${email}` })).toBeVisible()
   await expect(page.getByRole('heading', { name: 'Two-step verification' })).toHaveCount(0)
 })

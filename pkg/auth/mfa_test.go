@@ -381,3 +381,22 @@ func TestAcceptTOTPVectors(t *testing.T) {
 		}
 	}
 }
+
+// GoTrue's rule: with a verified factor, an aal1 session may not change
+// the password or the email (a stolen password must not lock the owner
+// out); metadata and an aal2 session are fine.
+func TestMFACredentialsNeedAAL2(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	m := e.enrollTOTP("creds@example.com")
+	// Before the factor is verified nothing changes.
+	e.do(req{method: "PUT", path: "/user", bearer: m.access, body: map[string]any{"data": map[string]any{"n": 1}}}).expect(t, 200, "")
+	v := e.verifyCode(m.access, m.factorID, m.code(t, e.clock.Now()))
+	v.expect(t, 200, "")
+	weak := e.signIn(m.email, m.password).str("access_token")
+	e.do(req{method: "PUT", path: "/user", bearer: weak, body: map[string]any{"password": "new-password-1"}}).expect(t, 401, "insufficient_aal")
+	e.do(req{method: "PUT", path: "/user", bearer: weak, body: map[string]any{"email": "thief@example.com"}}).expect(t, 401, "insufficient_aal")
+	e.do(req{method: "PUT", path: "/user", bearer: weak, body: map[string]any{"email": "creds@example.com", "data": map[string]any{"n": 2}}}).expect(t, 200, "")
+	e.do(req{method: "PUT", path: "/user", bearer: v.str("access_token"), body: map[string]any{"password": "new-password-1"}}).expect(t, 200, "")
+	e.signIn(m.email, "new-password-1")
+}

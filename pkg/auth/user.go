@@ -117,6 +117,9 @@ func (a *API) updateUser(c *echo.Context) error {
 			newEmail = e
 		}
 	}
+	if err := a.requireAAL2ForCredentials(c.Request().Context(), p, newEmail != "" || params.Password != nil); err != nil {
+		return err
+	}
 	var hash string
 	if params.Password != nil {
 		pw := *params.Password

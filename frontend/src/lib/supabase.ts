@@ -113,6 +113,28 @@ export async function signInWithPassword(email: string, password: string): Promi
   return { user: toUser(data.user), session: toSession(data.session), error: null }
 }
 
+let probeClient: SupabaseClient | undefined
+
+/**
+ * Checks a password without touching the app's session: a second, in-memory client signs in
+ * and ends that sign-in again (scope local). Signing in on the app's client would replace a
+ * session that passed the second factor (aal2) by an aal1 one, which may not change the
+ * password of an account with an authenticator app.
+ */
+export async function checkPassword(email: string, password: string): Promise<AuthOutcome> {
+  if (!probeClient) {
+    const env = getEnv()
+    probeClient = createClient(env.supabaseUrl, env.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, storageKey: 'labelbase-password-check' },
+    })
+  }
+  const probe = probeClient
+  const { data, error } = await probe.auth.signInWithPassword({ email, password })
+  if (error) return { user: null, session: null, error: fromAuthError(error) }
+  await probe.auth.signOut({ scope: 'local' })
+  return { user: toUser(data.user), session: null, error: null }
+}
+
 export async function signUp(email: string, password: string, metadata: Record<string, string>, emailRedirectTo: string): Promise<AuthOutcome> {
   const { data, error } = await supabase().auth.signUp({ email, password, options: { data: metadata, emailRedirectTo } })
   if (error) return { user: null, session: null, error: fromAuthError(error) }

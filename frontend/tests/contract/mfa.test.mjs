@@ -156,7 +156,11 @@ test('a TOTP code is single-use', async () => {
 })
 
 test('refusals carry GoTrue codes', async () => {
-  const { client, factorId, secret } = await userWithTOTP()
+  const { client, factorId, secret, email, password } = await userWithTOTP()
+  // With a verified factor, the password alone may not change the password or the email.
+  const weak = await signIn(email, password)
+  assertAuthError((await weak.auth.updateUser({ password: 'a-new-password-1' })).error, 401, 'insufficient_aal')
+  assertAuthError((await weak.auth.updateUser({ email: `x-${email}` })).error, 401, 'insufficient_aal')
   const wrong = totp(secret, 1) === '000000' ? '111111' : '000000'
   assertAuthError((await client.auth.mfa.challengeAndVerify({ factorId, code: wrong })).error, 422, 'mfa_verification_failed')
   const unknown = '00000000-0000-4000-8000-000000000000'

@@ -9,6 +9,7 @@ vi.mock('@/lib/supabase', () => ({
   rpc: vi.fn(),
   signUp: vi.fn(),
   signInWithPassword: vi.fn(),
+  checkPassword: vi.fn(),
   updatePassword: vi.fn(),
   assuranceLevels: vi.fn(),
 }))
@@ -106,21 +107,21 @@ describe('changePassword', () => {
     expect(newPasswordProblem('abc', 'abc')).toBe('New password should be at least 6 characters')
     expect(newPasswordProblem('abcdef', 'abcdef')).toBeNull()
     expect(await changePassword('a@b.test', 'old', 'abc', 'abc')).toEqual({ ok: false, message: messages.auth.newPasswordTooShort })
-    expect(m.signInWithPassword).not.toHaveBeenCalled()
+    expect(m.checkPassword).not.toHaveBeenCalled()
   })
 
-  it('verifies the current password by signing in with it', async () => {
-    m.signInWithPassword.mockResolvedValue(authError('Invalid login credentials'))
+  it('verifies the current password with a separate sign-in', async () => {
+    m.checkPassword.mockResolvedValue(authError('Invalid login credentials'))
     expect(await changePassword('a@b.test', 'wrong', 'newpass1', 'newpass1')).toEqual({
       ok: false,
       message: 'Current password is incorrect',
     })
-    expect(m.signInWithPassword).toHaveBeenCalledWith('a@b.test', 'wrong')
+    expect(m.checkPassword).toHaveBeenCalledWith('a@b.test', 'wrong')
     expect(m.updatePassword).not.toHaveBeenCalled()
   })
 
   it('updates the password, or reports the failure', async () => {
-    m.signInWithPassword.mockResolvedValue(ok)
+    m.checkPassword.mockResolvedValue(ok)
     m.updatePassword.mockResolvedValueOnce(null)
     expect(await changePassword('a@b.test', 'old', 'newpass1', 'newpass1')).toEqual({ ok: true })
     expect(m.updatePassword).toHaveBeenCalledWith('newpass1')
