@@ -365,7 +365,10 @@ func (a *API) verifyFactor(c *echo.Context) error {
 			refused = unprocessable(codeMFAVerificationFailed, "Invalid TOTP code entered")
 			return nil
 		}
-		if err := a.raise(ctx, tx, caller, f, ch, step, cl, now); err != nil {
+		if err := a.raise(ctx, tx, caller, f, ch, step, cl, now); errors.Is(err, errStepUsed) {
+			refused = unprocessable(codeMFAVerificationFailed, "Invalid TOTP code entered")
+			return errStepUsed // roll back the challenge's verification
+		} else if err != nil {
 			return err
 		}
 		u, err := userByID(ctx, tx, caller.user.ID, false)
@@ -379,7 +382,7 @@ func (a *API) verifyFactor(c *echo.Context) error {
 		// The factor or the user went away meanwhile.
 		return errFactorNotFound()
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errStepUsed) {
 		return err
 	}
 	if refused != nil {

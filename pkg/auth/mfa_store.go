@@ -201,15 +201,27 @@ func deleteChallenge(ctx context.Context, q dbtx, id string) error {
 	return translate("delete challenge", err)
 }
 
+// errStepUsed is consumeChallenge's answer when the factor already
+// accepted a code for step or a later one.
+var errStepUsed = errors.New("auth: TOTP step already used")
+
 // consumeChallenge marks the challenge verified and the factor verified,
-// with step as its last used TOTP step.
+// with step as its last used TOTP step. The step only moves forward: the
+// UPDATE compares and sets, so even without the caller's row lock two
+// verifications of one code could not both pass.
 func consumeChallenge(ctx context.Context, q dbtx, ch *challenge, step int64, now time.Time) error {
 	if _, err := q.Exec(ctx, `UPDATE auth.mfa_challenges SET verified_at = $2 WHERE id = $1::uuid`, ch.ID, now); err != nil {
 		return translate("verify challenge", err)
 	}
-	_, err := q.Exec(ctx, `UPDATE auth.mfa_factors SET status = 'verified', last_used_totp_step = $2, updated_at = $3
-		WHERE id = $1::uuid`, ch.FactorID, step, now)
-	return translate("verify factor", err)
+	tag, err := q.Exec(ctx, `UPDATE auth.mfa_factors SET status = 'verified', last_used_totp_step = $2, updated_at = $3
+		WHERE id = $1::uuid AND (last_used_totp_step IS NULL OR last_used_totp_step < $2)`, ch.FactorID, step, now)
+	if err != nil {
+		return translate("verify factor", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return errStepUsed
+	}
+	return nil
 }
 
 // raiseSession makes sessionID an aal2 session through f: its aal and

@@ -2,9 +2,11 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -399,4 +401,72 @@ func TestMFACredentialsNeedAAL2(t *testing.T) {
 	e.do(req{method: "PUT", path: "/user", bearer: weak, body: map[string]any{"email": "creds@example.com", "data": map[string]any{"n": 2}}}).expect(t, 200, "")
 	e.do(req{method: "PUT", path: "/user", bearer: v.str("access_token"), body: map[string]any{"password": "new-password-1"}}).expect(t, 200, "")
 	e.signIn(m.email, "new-password-1")
+}
+
+// Sessions presenting the same code at once: exactly one passes and the
+// others meet the used step (no replay through a race: the factor's row
+// lock serialises them, and the step's compare-and-set, tested on its own
+// below, would refuse them anyway). The sessions are aal2 already,
+// so that none is ended by the winner and each loser is refused for its
+// code alone.
+func TestMFAConcurrentReplay(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	m := e.enrollTOTP("race@example.com")
+	e.verifyCode(m.access, m.factorID, m.code(t, e.clock.Now())).expect(t, 200, "")
+	var sessions []string
+	for range 4 {
+		e.clock.Advance(30 * time.Second)
+		access := e.signIn(m.email, m.password).str("access_token")
+		v := e.verifyCode(access, m.factorID, m.code(t, e.clock.Now()))
+		v.expect(t, 200, "")
+		sessions = append(sessions, v.str("access_token"))
+	}
+	e.clock.Advance(30 * time.Second)
+	code := m.code(t, e.clock.Now())
+	var challenges []string
+	for _, access := range sessions {
+		ch := e.challenge(access, m.factorID)
+		ch.expect(t, 200, "")
+		challenges = append(challenges, ch.str("id"))
+	}
+	statuses := make(chan *response, len(sessions))
+	var wg sync.WaitGroup
+	for i, access := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses <- e.do(req{method: "POST", path: "/factors/" + m.factorID + "/verify", bearer: access,
+				body: map[string]any{"challenge_id": challenges[i], "code": code}})
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	counts := map[string]int{}
+	for r := range statuses {
+		counts[fmt.Sprint(r.Status, r.str("code"))]++
+	}
+	if counts["200"] != 1 || counts["422mfa_verification_failed"] != len(sessions)-1 {
+		t.Errorf("outcomes = %v, want one 200 and the rest 422 mfa_verification_failed", counts)
+	}
+}
+
+// The step only moves forward in the database itself, whatever the caller
+// read before: a second acceptance of the same (or an older) step fails.
+func TestConsumeChallengeComparesAndSets(t *testing.T) {
+	t.Parallel()
+	e := setup(t, nil)
+	m := e.enrollTOTP("cas@example.com")
+	ctx := context.Background()
+	now := e.clock.Now()
+	for _, c := range []struct {
+		step int64
+		want error
+	}{{100, nil}, {100, errStepUsed}, {99, errStepUsed}, {101, nil}} {
+		id := e.challenge(m.access, m.factorID).str("id")
+		err := consumeChallenge(ctx, e.db.Pool, &challenge{ID: id, FactorID: m.factorID}, c.step, now)
+		if !errors.Is(err, c.want) || (c.want == nil && err != nil) {
+			t.Errorf("step %d: err = %v, want %v", c.step, err, c.want)
+		}
+	}
 }
