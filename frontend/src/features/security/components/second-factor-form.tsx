@@ -8,11 +8,12 @@ import { submitCode, useTotpFactors } from '../api/mfa'
 import { CodeField } from './code-field'
 
 /**
- * The second sign-in step: the password was right and the account has an authenticator
- * app, so the session is aal1 until a code raises it to aal2. Once it does, the auth state
- * turns signed-in and the sign-in route moves on to where the user was going.
+ * The second sign-in step: the password (or a reset link) was right and the account has an
+ * authenticator app, so the session is aal1 until a code raises it to aal2. Once it does, the
+ * auth state turns signed-in and the route moves on. successMessage is the toast then (the
+ * sign-in one by default; null for none).
  */
-export function SecondFactorForm() {
+export function SecondFactorForm({ successMessage = messages.auth.loginSuccess }: { successMessage?: string | null }) {
   const { user, signOut } = useAuth()
   const toast = useToast()
   const factors = useTotpFactors(user?.id ?? '')
@@ -31,7 +32,7 @@ export function SecondFactorForm() {
       setCode('')
       return
     }
-    toast.success(messages.auth.loginSuccess)
+    if (successMessage) toast.success(successMessage)
   }
 
   return (
