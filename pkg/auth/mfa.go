@@ -45,6 +45,10 @@ const (
 	mfaFactorExpiry       = 300 * time.Second
 	mfaMaxEnrolledFactors = 10
 	mfaMaxVerifiedFactors = 10
+	// maxFactorText bounds friendly_name and issuer (bytes): the name is
+	// in a unique index and both go into the QR code, which holds only so
+	// much; GoTrue has no bound and fails with a 500 there.
+	maxFactorText = 255
 )
 
 // GoTrue's audit actions and log type for factors.
@@ -184,6 +188,9 @@ func (a *API) enrollFactor(c *echo.Context) error {
 		return unprocessable(codeMFAWebAuthnEnrollDisabled, "MFA enroll is disabled for WebAuthn")
 	default:
 		return badRequest(codeValidationFailed, "factor_type needs to be totp, phone, or webauthn")
+	}
+	if len(p.FriendlyName) > maxFactorText || len(p.Issuer) > maxFactorText {
+		return badRequest(codeValidationFailed, "friendly_name and issuer must be at most %d bytes", maxFactorText)
 	}
 	issuer := p.Issuer
 	if issuer == "" {

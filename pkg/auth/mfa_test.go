@@ -225,6 +225,19 @@ func TestMFAEnrollRules(t *testing.T) {
 	enroll(access, map[string]any{}).expect(t, 400, "validation_failed")
 	enroll(access, map[string]any{"factor_type": "phone", "phone": "+15550100"}).expect(t, 422, "mfa_phone_enroll_not_enabled")
 	enroll(access, map[string]any{"factor_type": "webauthn"}).expect(t, 422, "mfa_webauthn_enroll_not_enabled")
+	// Bad input is a 4xx, never a 500 or a half-written row.
+	long := strings.Repeat("n", 256)
+	enroll(access, map[string]any{"factor_type": "totp", "friendly_name": long}).expect(t, 400, "validation_failed")
+	enroll(access, map[string]any{"factor_type": "totp", "issuer": long}).expect(t, 400, "validation_failed")
+	enroll(access, map[string]any{"factor_type": "totp", "friendly_name": "nul\u0000"}).expect(t, 400, "validation_failed")
+	enroll(access, map[string]any{"factor_type": "totp", "friendly_name": 7}).expect(t, 400, "bad_json")
+	e.do(req{method: "POST", path: "/factors", bearer: access, body: `[{"factor_type":"totp"}]`}).expect(t, 400, "bad_json")
+	if n := e.count(`SELECT count(*) FROM auth.mfa_factors`); n != 0 {
+		t.Fatalf("refused enrolments left %d factors", n)
+	}
+	r0 := enroll(access, map[string]any{"factor_type": "totp", "friendly_name": strings.Repeat("n", 255), "issuer": strings.Repeat("i", 255)})
+	r0.expect(t, 200, "")
+	e.do(req{method: "DELETE", path: "/factors/" + r0.str("id"), bearer: access}).expect(t, 200, "")
 	enroll(access, map[string]any{"factor_type": "totp", "friendly_name": "Work"}).expect(t, 200, "")
 	enroll(access, map[string]any{"factor_type": "totp", "friendly_name": "Work"}).expect(t, 422, "mfa_factor_name_conflict")
 	for i := 0; i < 9; i++ {
