@@ -3,7 +3,11 @@ package auth
 import (
 	"context"
 	"errors"
+	"net/http"
+	"slices"
 	"time"
+
+	"github.com/labelbase/labelbase/pkg/apierr"
 )
 
 // issueRefreshed signs the access token of a refreshed session. A session
@@ -42,4 +46,25 @@ func (a *API) issueRaised(ctx context.Context, q dbtx, u *user, sessionID string
 		return nil, err
 	}
 	return a.issueSessionAt(u, sessionID, refresh, aal, amr, now)
+}
+
+// requireAAL2ForCredentials is GoTrue's rule for PUT /user: once a user
+// has a verified factor, changing the password or the email takes a
+// session that passed it, or a stolen password alone could lock the owner
+// out (a new password ends their sessions).
+func (a *API) requireAAL2ForCredentials(ctx context.Context, p *principal, changes bool) error {
+	if !changes || !slices.ContainsFunc(p.user.Factors, func(f factor) bool { return f.verified() }) {
+		return nil
+	}
+	aal := "aal1"
+	if p.sessionID != "" {
+		var err error
+		if aal, err = sessionAAL(ctx, a.pool, p.sessionID); err != nil && !errors.Is(err, errNotFound) {
+			return err
+		}
+	}
+	if aal != "aal2" {
+		return apierr.New(http.StatusUnauthorized, codeInsufficientAAL, "AAL2 session is required to update email or password when MFA is enabled.")
+	}
+	return nil
 }
