@@ -79,6 +79,11 @@ func runNodeSuite(t *testing.T, script string) {
 	if _, err := demo.Load(ctx, db.Pool, time.Now()); err != nil {
 		t.Fatal(err)
 	}
+	if script == "test:contract" {
+		if err := createMFAProbe(ctx, db.Pool); err != nil {
+			t.Fatal(err)
+		}
+	}
 	code, err := invite.Create(ctx, db.Pool, invite.Options{MaxUses: 100000, Note: "acceptance"})
 	if err != nil {
 		t.Fatal(err)

@@ -76,6 +76,7 @@ type API struct {
 	allowList []glob.Glob
 	// ottKey keys the links' tokens (onetime.go).
 	ottKey []byte
+	mfa    mfaLimits
 
 	observe func(grant, outcome string)
 
@@ -139,6 +140,7 @@ func New(d Deps) (*API, error) {
 		verifyLimit: limits.make("verify", d.Config.RateLimitVerify),
 		allowList:   compileAllowList(d.Config.URIAllowList),
 		ottKey:      ottKeyFrom(d.Config.JWTSecret),
+		mfa:         newMFALimits(limits, d.Config),
 		mailer:      d.Mailer,
 		mailLimit:   limits.make("email_sent", d.Config.RateLimitEmailSent),
 		observe:     observe,
@@ -171,7 +173,7 @@ func (a *API) SweepRateLimits(ctx context.Context, every time.Duration) {
 			return
 		case <-t.C:
 		}
-		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit, a.verifyLimit} {
+		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit, a.verifyLimit, a.mfa.challenge, a.mfa.verify} {
 			if err := l.sweep(ctx); err != nil && ctx.Err() == nil {
 				a.log.WarnContext(ctx, "auth: rate-limit sweep failed", "err", err)
 			}
@@ -206,6 +208,14 @@ func (a *API) Register(g *echo.Group) {
 	g.GET("/reauthenticate", a.reauthenticate)
 	g.POST("/invite", a.invite)
 	a.registerDisabled(g)
+
+	// TOTP two-factor authentication (mfa.go, mfa_admin.go).
+	g.POST("/factors", a.enrollFactor)
+	g.POST("/factors/:factor_id/challenge", a.challengeFactor)
+	g.POST("/factors/:factor_id/verify", a.verifyFactor)
+	g.DELETE("/factors/:factor_id", a.unenrollFactor)
+	g.GET("/admin/users/:id/factors", a.adminListFactors)
+	g.DELETE("/admin/users/:id/factors/:factor_id", a.adminDeleteFactor)
 }
 
 // RegisterOpen adds the routes a browser opens without an API key: the

@@ -26,6 +26,7 @@ type user struct {
 	AppMetadata        map[string]any `json:"app_metadata"`
 	UserMetadata       map[string]any `json:"user_metadata"`
 	Identities         []identity     `json:"identities"`
+	Factors            []factor       `json:"factors,omitempty"`
 	CreatedAt          time.Time      `json:"created_at"`
 	UpdatedAt          time.Time      `json:"updated_at"`
 	IsAnonymous        bool           `json:"is_anonymous"`

@@ -23,6 +23,13 @@ type accessClaims struct {
 // a recovery link, "recovery" for its PKCE exchange); they survive
 // refreshes.
 func (a *API) issueSession(u *user, sessionID, refresh, method string, authAt, now time.Time) (*sessionResponse, error) {
+	return a.issueSessionAt(u, sessionID, refresh, "aal1", []token.AMREntry{{Method: method, Timestamp: authAt.Unix()}}, now)
+}
+
+// issueSessionAt is issueSession for a session whose assurance level and
+// methods are known: aal2 and a totp entry once a second factor passed
+// (mfa_session.go).
+func (a *API) issueSessionAt(u *user, sessionID, refresh, aal string, amr []token.AMREntry, now time.Time) (*sessionResponse, error) {
 	exp := now.Add(a.cfg.JWTExpiry)
 	aud := u.Aud
 	if aud == "" {
@@ -45,8 +52,8 @@ func (a *API) issueSession(u *user, sessionID, refresh, method string, authAt, n
 			AppMetadata:  u.AppMetadata,
 			UserMetadata: u.UserMetadata,
 			Role:         role,
-			AAL:          "aal1",
-			AMR:          []token.AMREntry{{Method: method, Timestamp: authAt.Unix()}},
+			AAL:          aal,
+			AMR:          amr,
 			SessionID:    sessionID,
 			IsAnonymous:  u.IsAnonymous,
 		},

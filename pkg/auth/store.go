@@ -147,7 +147,7 @@ func loadIdentities(ctx context.Context, q dbtx, u *user) error {
 	if u.Identities == nil {
 		u.Identities = []identity{}
 	}
-	return nil
+	return loadFactors(ctx, q, u)
 }
 
 type newUser struct {

@@ -228,7 +228,7 @@ func (a *API) refreshGrant(c *echo.Context) error {
 		if err := insertAudit(ctx, tx, a.audit(u, actionTokenRefreshed, logToken, cl)); err != nil {
 			return err
 		}
-		resp, err = a.issueSession(u, sess.ID, issued, sess.Method, sess.CreatedAt, now)
+		resp, err = a.issueRefreshed(ctx, tx, u, sess, issued, now)
 		return err
 	})
 	if errors.Is(err, errNotFound) {

@@ -117,6 +117,9 @@ func (a *API) updateUser(c *echo.Context) error {
 	if params.Password != nil && a.passwordMatches(p.user.passwordHash, *params.Password) {
 		return unprocessable(codeSamePassword, "New password should be different from the old password.")
 	}
+	if err := a.requireAAL2ForCredentials(c.Request().Context(), p, (ch.email != "" && ch.email != p.user.Email) || params.Password != nil); err != nil {
+		return err
+	}
 	pkce, err := parseChallenge(params.CodeChallenge, params.CodeChallengeMethod)
 	if err != nil {
 		return err

@@ -68,6 +68,9 @@ type Config struct {
 	RateLimitToken            RateLimit
 	RateLimitSignup           RateLimit
 	RateLimitUserUpdate       RateLimit
+	// RateLimitMFA caps MFA challenges and, separately, verifications per
+	// client IP (GoTrue's MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY, per minute).
+	RateLimitMFA RateLimit
 	// RateLimitStore is where the auth rate limits keep their buckets:
 	// "database" (shared by every gateway on the database) or "memory"
 	// (per process: N gateways allow N times the rate).
@@ -210,6 +213,7 @@ func Load(getenv Getenv) (*Config, error) {
 		RateLimitToken:              RateLimit{Count: p.integer("RATE_LIMIT_TOKEN_PER_HOUR", 1800), Per: time.Hour, Burst: p.integer("RATE_LIMIT_BURST", 30)},
 		RateLimitSignup:             RateLimit{Count: p.integer("RATE_LIMIT_SIGNUP_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
 		RateLimitUserUpdate:         RateLimit{Count: p.integer("RATE_LIMIT_USER_UPDATE_PER_5MIN", 30), Per: 5 * time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
+		RateLimitMFA:                RateLimit{Count: p.integer("MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY", 15), Per: time.Minute, Burst: p.integer("RATE_LIMIT_BURST", 30)},
 		TrustedProxyHeader:          p.str("TRUSTED_PROXY_HEADER", ""),
 		SMTPHost:                    p.str("SMTP_HOST", ""),
 		SMTPPort:                    p.integer("SMTP_PORT", 587),
@@ -346,7 +350,7 @@ func (c *Config) validate(p *parser) {
 	for _, rl := range []struct {
 		name string
 		v    RateLimit
-	}{{"RATE_LIMIT_TOKEN_PER_HOUR", c.RateLimitToken}, {"RATE_LIMIT_SIGNUP_PER_5MIN", c.RateLimitSignup}, {"RATE_LIMIT_USER_UPDATE_PER_5MIN", c.RateLimitUserUpdate}} {
+	}{{"RATE_LIMIT_TOKEN_PER_HOUR", c.RateLimitToken}, {"RATE_LIMIT_SIGNUP_PER_5MIN", c.RateLimitSignup}, {"RATE_LIMIT_USER_UPDATE_PER_5MIN", c.RateLimitUserUpdate}, {"MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY", c.RateLimitMFA}} {
 		if rl.v.Count < 1 {
 			p.fail("%s must be at least 1", rl.name)
 		}

@@ -34,6 +34,7 @@ export const routes: RouteObject[] = [
               { path: paths.explore.path, lazy: lazyRoute(() => import('./routes/explore')) },
               { path: paths.collection.path, lazy: lazyRoute(() => import('./routes/collection')) },
               { path: paths.changePassword.path, lazy: lazyRoute(() => import('./routes/change-password')) },
+              { path: paths.security.path, lazy: lazyRoute(() => import('./routes/security')) },
               { path: paths.admin.path, lazy: lazyRoute(() => import('./routes/admin')) },
             ],
           },

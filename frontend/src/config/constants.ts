@@ -32,6 +32,11 @@ export const EXPLORE_DEFAULT_TIME_RANGE_DAYS = 90
 export const MIN_PASSWORD_LENGTH = 6
 export const SKELETON_COUNT = 5
 
+/** Two-factor authentication: the code length authenticator apps show, and how the factor is named. */
+export const TOTP_CODE_LENGTH = 6
+export const TOTP_ISSUER = 'Labelbase'
+export const TOTP_FRIENDLY_NAME = 'Authenticator app'
+
 /** The music-sales site whose label pages users submit. */
 export const LABEL_SITE_DOMAIN = 'bandcamp.com'
 

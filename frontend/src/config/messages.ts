@@ -87,4 +87,17 @@ export const extraMessages = {
   notFound: "We couldn't find that page.",
   routeErrorTitle: 'Something went wrong',
   routeError: 'This page could not be shown. Reloading usually fixes it; if it does not, start again from the home page.',
+  /** Two-factor authentication (the Security page and the sign-in code step). */
+  mfa: {
+    loadFailed: 'Failed to load your security settings. Please try again.',
+    setupFailed: 'Failed to start the authenticator setup. Please try again.',
+    enabled: 'Two-factor authentication is on.',
+    removed: 'Authenticator app removed.',
+    removeFailed: 'Failed to remove the authenticator app. Please try again.',
+    removeNeedsCode: 'Sign in again with your authenticator code to remove it.',
+    codeFormat: 'Enter the 6-digit code from your authenticator app.',
+    codeInvalid: 'That code is not right, or was already used. Enter the newest code from your app.',
+    codeRateLimited: 'Too many attempts. Please wait a minute and try again.',
+    verifyFailed: 'Failed to check the code. Please try again.',
+  },
 } as const

@@ -6,6 +6,7 @@ export const paths = {
   forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
   resetPassword: { path: '/reset-password', getHref: () => '/reset-password' },
   changePassword: { path: '/change-password', getHref: () => '/change-password' },
+  security: { path: '/security', getHref: () => '/security' },
   labels: { path: '/labels', getHref: () => '/labels' },
   explore: { path: '/explore', getHref: () => '/explore' },
   collection: { path: '/collection', getHref: () => '/collection' },

@@ -1,11 +1,13 @@
 /**
  * Session state for the whole app: loading until supabase-js reports the stored session,
- * then signed in or signed out, following auth events.
+ * then signed in or signed out, following auth events. A password sign-in to an account with
+ * an authenticator app is 'needs-second-factor' until its code is verified: the app's pages
+ * stay closed and /login asks for the code.
  */
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { getSession, onAuthStateChange, signOut as apiSignOut, type ApiError, type AuthUser } from './supabase'
+import { getSession, onAuthStateChange, signOut as apiSignOut, type ApiError, type AuthSession, type AuthUser } from './supabase'
 
-export type AuthStatus = 'loading' | 'signed-in' | 'signed-out'
+export type AuthStatus = 'loading' | 'signed-in' | 'signed-out' | 'needs-second-factor'
 
 export interface AuthContextValue {
   status: AuthStatus
@@ -20,21 +22,23 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let active = true
-    const apply = (user: AuthUser | null) => {
+    const apply = (session: AuthSession | null) => {
       if (!active) return
+      const user = session?.user ?? null
+      const status: AuthStatus = !user ? 'signed-out' : session?.secondFactorPending ? 'needs-second-factor' : 'signed-in'
       // Token refreshes re-send the same user; keep the old object so pages do not reload.
       setState((prev) =>
-        prev.status !== 'loading' && prev.user?.id === user?.id && prev.user?.email === user?.email && prev.user?.isAdmin === user?.isAdmin
+        prev.status === status && prev.user?.id === user?.id && prev.user?.email === user?.email && prev.user?.isAdmin === user?.isAdmin
           ? prev
-          : { status: user ? 'signed-in' : 'signed-out', user },
+          : { status, user },
       )
     }
     const unsubscribe = onAuthStateChange((event, session) => {
       if (event === 'SIGNED_OUT') apply(null)
-      else if (event !== 'OTHER') apply(session?.user ?? null)
+      else if (event !== 'OTHER') apply(session)
     })
     getSession()
-      .then((session) => apply(session?.user ?? null))
+      .then(apply)
       .catch(() => apply(null))
     return () => {
       active = false

@@ -16,6 +16,7 @@ export const queryKeys = {
   collectionLabels: (userId: string, filterType: CollectionFilterType) => ['collection-labels', userId, filterType] as const,
   collectionReleases: (labelIds: readonly number[]) => ['collection-releases', labelIds] as const,
   listenedReleaseIds: (userId: string) => ['listened-release-ids', userId] as const,
+  totpFactors: (userId: string) => ['totp-factors', userId] as const,
 }
 
 /** Roots of the queries whose results depend on which labels the user follows. */

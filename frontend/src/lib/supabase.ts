@@ -24,9 +24,11 @@ export interface AuthUser {
 
 export interface AuthSession {
   user: AuthUser
+  /** The account has a verified second factor that this session has not passed yet (aal1, aal2 next). */
+  secondFactorPending?: boolean
 }
 
-export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED' | 'OTHER'
+export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED' | 'MFA_CHALLENGE_VERIFIED' | 'OTHER'
 
 let client: SupabaseClient<Database> | undefined
 
@@ -47,7 +49,23 @@ function toUser(user: User | null | undefined): AuthUser | null {
 
 function toSession(session: Session | null | undefined): AuthSession | null {
   const user = toUser(session?.user)
-  return user ? { user } : null
+  return user && session ? { user, secondFactorPending: secondFactorPending(session) } : null
+}
+
+/**
+ * getAuthenticatorAssuranceLevel's rule (aal2 is next once a factor is verified), computed
+ * from the session itself: the auth-state listener must not call back into supabase-js
+ * (auth-js holds its lock while it notifies), so the token's aal claim is read here.
+ */
+function secondFactorPending(session: Session): boolean {
+  const verified = (session.user.factors ?? []).some((factor) => factor.status === 'verified')
+  if (!verified) return false
+  try {
+    const payload = session.access_token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/')
+    return (JSON.parse(atob(payload)) as { aal?: string }).aal !== 'aal2'
+  } catch {
+    return true
+  }
 }
 
 function fromAuthError(error: AuthError): ApiError {
@@ -79,7 +97,7 @@ export async function getSession(): Promise<AuthSession | null> {
 
 /** Subscribes to auth events; returns the unsubscribe function. */
 export function onAuthStateChange(listener: (event: AuthEvent, session: AuthSession | null) => void): () => void {
-  const known: AuthEvent[] = ['INITIAL_SESSION', 'SIGNED_IN', 'SIGNED_OUT', 'TOKEN_REFRESHED', 'USER_UPDATED']
+  const known: AuthEvent[] = ['INITIAL_SESSION', 'SIGNED_IN', 'SIGNED_OUT', 'TOKEN_REFRESHED', 'USER_UPDATED', 'MFA_CHALLENGE_VERIFIED']
   const { data } = supabase().auth.onAuthStateChange((event, session) => {
     listener(known.includes(event as AuthEvent) ? (event as AuthEvent) : 'OTHER', toSession(session))
   })
@@ -96,6 +114,28 @@ export async function signInWithPassword(email: string, password: string): Promi
   const { data, error } = await supabase().auth.signInWithPassword({ email, password })
   if (error) return { user: null, session: null, error: fromAuthError(error) }
   return { user: toUser(data.user), session: toSession(data.session), error: null }
+}
+
+let probeClient: SupabaseClient | undefined
+
+/**
+ * Checks a password without touching the app's session: a second, in-memory client signs in
+ * and ends that sign-in again (scope local). Signing in on the app's client would replace a
+ * session that passed the second factor (aal2) by an aal1 one, which may not change the
+ * password of an account with an authenticator app.
+ */
+export async function checkPassword(email: string, password: string): Promise<AuthOutcome> {
+  if (!probeClient) {
+    const env = getEnv()
+    probeClient = createClient(env.supabaseUrl, env.anonKey, {
+      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, storageKey: 'labelbase-password-check' },
+    })
+  }
+  const probe = probeClient
+  const { data, error } = await probe.auth.signInWithPassword({ email, password })
+  if (error) return { user: null, session: null, error: fromAuthError(error) }
+  await probe.auth.signOut({ scope: 'local' })
+  return { user: toUser(data.user), session: null, error: null }
 }
 
 export async function signUp(email: string, password: string, metadata: Record<string, string>, emailRedirectTo: string): Promise<AuthOutcome> {
@@ -117,6 +157,62 @@ export async function requestPasswordReset(email: string, redirectTo: string): P
 
 export async function signOut(): Promise<ApiError | null> {
   const { error } = await supabase().auth.signOut()
+  return error ? fromAuthError(error) : null
+}
+
+// ---- Two-factor authentication (TOTP) -----------------------------------------------------
+
+export interface TotpFactor {
+  id: string
+  friendlyName: string
+  status: 'verified' | 'unverified'
+  createdAt: string
+}
+
+export interface TotpEnrollment {
+  factorId: string
+  /** The QR code as a data: URI (SVG), for an <img>. */
+  qrCode: string
+  /** The shared secret in base32, for typing into an app that cannot scan. */
+  secret: string
+}
+
+/** Where the session stands: its level and the one the account can reach. */
+export interface AssuranceLevels {
+  current: string | null
+  next: string | null
+}
+
+export async function assuranceLevels(): Promise<ApiResult<AssuranceLevels>> {
+  const { data, error } = await supabase().auth.mfa.getAuthenticatorAssuranceLevel()
+  if (error) return { data: null, error: fromAuthError(error) }
+  return { data: { current: data.currentLevel, next: data.nextLevel }, error: null }
+}
+
+/** The user's TOTP factors, verified or not (GET /user). */
+export async function listTotpFactors(): Promise<ApiResult<TotpFactor[]>> {
+  const { data, error } = await supabase().auth.mfa.listFactors()
+  if (error) return { data: null, error: fromAuthError(error) }
+  const factors = data.all
+    .filter((f) => f.factor_type === 'totp')
+    .map((f) => ({ id: f.id, friendlyName: f.friendly_name ?? '', status: f.status, createdAt: f.created_at }))
+  return { data: factors, error: null }
+}
+
+export async function enrollTotp(friendlyName: string, issuer: string): Promise<ApiResult<TotpEnrollment>> {
+  const { data, error } = await supabase().auth.mfa.enroll({ factorType: 'totp', friendlyName, issuer })
+  if (error) return { data: null, error: fromAuthError(error) }
+  return { data: { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret }, error: null }
+}
+
+/** Challenges the factor and answers with code; success raises the session to aal2. */
+export async function verifyTotp(factorId: string, code: string): Promise<ApiError | null> {
+  const { error } = await supabase().auth.mfa.challengeAndVerify({ factorId, code })
+  return error ? fromAuthError(error) : null
+}
+
+export async function unenrollFactor(factorId: string): Promise<ApiError | null> {
+  const { error } = await supabase().auth.mfa.unenroll({ factorId })
   return error ? fromAuthError(error) : null
 }
 

@@ -4,12 +4,12 @@ import { paths } from '@/config/paths'
 import { redirectTarget } from '@/features/auth/utils/redirect-target'
 import { useAuth } from '@/lib/auth'
 
-/** Signed-in users only: a spinner while auth loads, /login when signed out. */
+/** Signed-in users only: a spinner while auth loads, /login when signed out or a code is still due. */
 export function ProtectedRoute() {
   const { status } = useAuth()
   const location = useLocation()
   if (status === 'loading') return <PageSpinner />
-  if (status === 'signed-out') {
+  if (status === 'signed-out' || status === 'needs-second-factor') {
     return <Navigate to={paths.login.getHref()} replace state={{ from: `${location.pathname}${location.search}` }} />
   }
   return <Outlet />

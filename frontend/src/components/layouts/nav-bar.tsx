@@ -134,6 +134,9 @@ export function NavBar() {
                     <Link to={paths.changePassword.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
                       Change Password
                     </Link>
+                    <Link to={paths.security.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
+                      Security
+                    </Link>
                     {user.isAdmin && (
                       <Link to={paths.admin.getHref()} className={cn('block rounded-lg px-3 py-2 text-sm text-zinc-800 hover:bg-zinc-100', focusRing)}>
                         Admin
@@ -186,6 +189,9 @@ export function NavBar() {
               <p className="truncate px-3 py-1 text-sm text-zinc-500">{user.email}</p>
               <Link to={paths.changePassword.getHref()} className={mobileLink({ isActive: location.pathname === paths.changePassword.path })}>
                 Change Password
+              </Link>
+              <Link to={paths.security.getHref()} className={mobileLink({ isActive: location.pathname === paths.security.path })}>
+                Security
               </Link>
               {user.isAdmin && (
                 <Link to={paths.admin.getHref()} className={mobileLink({ isActive: location.pathname === paths.admin.path })}>

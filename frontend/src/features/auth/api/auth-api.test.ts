@@ -9,7 +9,9 @@ vi.mock('@/lib/supabase', () => ({
   rpc: vi.fn(),
   signUp: vi.fn(),
   signInWithPassword: vi.fn(),
+  checkPassword: vi.fn(),
   updatePassword: vi.fn(),
+  assuranceLevels: vi.fn(),
 }))
 const m = vi.mocked(lib)
 const user = { id: 'u1', email: 'a@b.test' }
@@ -89,6 +91,14 @@ describe('login', () => {
     m.signInWithPassword.mockResolvedValueOnce({ user: null, session: null, error: null })
     expect(await login('a@b.test', 'pw')).toEqual({ ok: false, message: messages.auth.loginNoUser })
   })
+
+  it('reports a code step when the account has an authenticator app (aal2 next)', async () => {
+    m.signInWithPassword.mockResolvedValue(ok)
+    m.assuranceLevels.mockResolvedValueOnce({ data: { current: 'aal1', next: 'aal2' }, error: null })
+    expect(await login('a@b.test', 'pw')).toEqual({ ok: true, secondFactor: true })
+    m.assuranceLevels.mockResolvedValueOnce({ data: { current: 'aal1', next: 'aal1' }, error: null })
+    expect(await login('a@b.test', 'pw')).toEqual({ ok: true })
+  })
 })
 
 describe('changePassword', () => {
@@ -97,21 +107,21 @@ describe('changePassword', () => {
     expect(newPasswordProblem('abc', 'abc')).toBe('New password should be at least 6 characters')
     expect(newPasswordProblem('abcdef', 'abcdef')).toBeNull()
     expect(await changePassword('a@b.test', 'old', 'abc', 'abc')).toEqual({ ok: false, message: messages.auth.newPasswordTooShort })
-    expect(m.signInWithPassword).not.toHaveBeenCalled()
+    expect(m.checkPassword).not.toHaveBeenCalled()
   })
 
-  it('verifies the current password by signing in with it', async () => {
-    m.signInWithPassword.mockResolvedValue(authError('Invalid login credentials'))
+  it('verifies the current password with a separate sign-in', async () => {
+    m.checkPassword.mockResolvedValue(authError('Invalid login credentials'))
     expect(await changePassword('a@b.test', 'wrong', 'newpass1', 'newpass1')).toEqual({
       ok: false,
       message: 'Current password is incorrect',
     })
-    expect(m.signInWithPassword).toHaveBeenCalledWith('a@b.test', 'wrong')
+    expect(m.checkPassword).toHaveBeenCalledWith('a@b.test', 'wrong')
     expect(m.updatePassword).not.toHaveBeenCalled()
   })
 
   it('updates the password, or reports the failure', async () => {
-    m.signInWithPassword.mockResolvedValue(ok)
+    m.checkPassword.mockResolvedValue(ok)
     m.updatePassword.mockResolvedValueOnce(null)
     expect(await changePassword('a@b.test', 'old', 'newpass1', 'newpass1')).toEqual({ ok: true })
     expect(m.updatePassword).toHaveBeenCalledWith('newpass1')

@@ -1,6 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '@/config/constants'
 import { messages } from '@/config/messages'
-import { signInWithPassword, updatePassword } from '@/lib/supabase'
+import { checkPassword, updatePassword } from '@/lib/supabase'
 import type { AuthResult } from './login'
 
 /** The first rule the new password breaks (SPEC §5), or null. */
@@ -10,12 +10,12 @@ export function newPasswordProblem(next: string, confirm: string): string | null
   return null
 }
 
-/** Checks the new password, verifies the current one by signing in with it, then updates. */
+/** Checks the new password, verifies the current one (without replacing the session), then updates. */
 export async function changePassword(email: string, current: string, next: string, confirm: string): Promise<AuthResult> {
   const problem = newPasswordProblem(next, confirm)
   if (problem) return { ok: false, message: problem }
   try {
-    const verified = await signInWithPassword(email, current)
+    const verified = await checkPassword(email, current)
     if (verified.error || !verified.user) return { ok: false, message: messages.auth.currentPasswordIncorrect }
     const error = await updatePassword(next)
     return error ? { ok: false, message: messages.auth.changePasswordFailed } : { ok: true }

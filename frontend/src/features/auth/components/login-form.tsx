@@ -28,6 +28,8 @@ export function LoginForm() {
       toast.error(result.message, TOAST_ERROR_MS)
       return
     }
+    // The sign-in route shows the code step instead (the auth state is needs-second-factor).
+    if (result.secondFactor) return
     toast.success(messages.auth.loginSuccess)
     navigate(redirectTarget(location.state), { replace: true })
   }

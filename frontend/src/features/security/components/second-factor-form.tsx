@@ -1,0 +1,49 @@
+import { useState, type FormEvent } from 'react'
+import { Button } from '@/components/ui/button'
+import { useToast } from '@/components/ui/toast'
+import { TOAST_ERROR_MS } from '@/config/constants'
+import { messages } from '@/config/messages'
+import { useAuth } from '@/lib/auth'
+import { submitCode, useTotpFactors } from '../api/mfa'
+import { CodeField } from './code-field'
+
+/**
+ * The second sign-in step: the password (or a reset link) was right and the account has an
+ * authenticator app, so the session is aal1 until a code raises it to aal2. Once it does, the
+ * auth state turns signed-in and the route moves on. successMessage is the toast then (the
+ * sign-in one by default; null for none).
+ */
+export function SecondFactorForm({ successMessage = messages.auth.loginSuccess }: { successMessage?: string | null }) {
+  const { user, signOut } = useAuth()
+  const toast = useToast()
+  const factors = useTotpFactors(user?.id ?? '')
+  const factor = factors.data?.find((f) => f.status === 'verified')
+  const [code, setCode] = useState('')
+  const [busy, setBusy] = useState(false)
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (!factor) return
+    setBusy(true)
+    const problem = await submitCode(factor.id, code)
+    setBusy(false)
+    if (problem) {
+      toast.error(problem, TOAST_ERROR_MS)
+      setCode('')
+      return
+    }
+    if (successMessage) toast.success(successMessage)
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" aria-busy={factors.isPending}>
+      <CodeField value={code} onChange={setCode} focusOnMount />
+      <Button type="submit" className="w-full" disabled={busy || !factor}>
+        {busy ? 'Checking…' : 'Verify'}
+      </Button>
+      <Button variant="ghost" className="w-full" onClick={() => void signOut()}>
+        Use a different account
+      </Button>
+    </form>
+  )
+}

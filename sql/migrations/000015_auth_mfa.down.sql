@@ -1,0 +1,2 @@
+DROP TABLE IF EXISTS auth.mfa_challenges;
+DROP TABLE IF EXISTS auth.mfa_factors;
