@@ -49,8 +49,15 @@ func cliConfig(log *slog.Logger) (*config.Config, error) {
 		return nil, serr
 	}
 	log.Debug("using the database of the running labelbase dev")
+	site := devSite(dir)
 	return config.Load(func(k string) string {
 		switch k {
+		case "SITE_URL":
+			// Links go where that dev answers, unless SITE_URL says otherwise.
+			if v := os.Getenv(k); v != "" || site == "" {
+				return v
+			}
+			return site
 		case "DATABASE_URL":
 			return strings.TrimSpace(string(b))
 		case "JWT_SECRET":
