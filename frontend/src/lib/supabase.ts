@@ -4,6 +4,8 @@
  */
 import { createClient, type AuthError, type Session, type SupabaseClient, type User } from '@supabase/supabase-js'
 import { getEnv } from '@/config/env'
+// Imported for its side effect first: it reads the auth link in the address before supabase-js clears it.
+import './auth-link'
 import type { Database } from '@/types/database'
 
 export interface ApiError {
@@ -24,7 +26,7 @@ export interface AuthSession {
   user: AuthUser
 }
 
-export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED' | 'OTHER'
+export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED' | 'PASSWORD_RECOVERY' | 'OTHER'
 
 let client: SupabaseClient<Database> | undefined
 
@@ -76,7 +78,7 @@ export async function getSession(): Promise<AuthSession | null> {
 
 /** Subscribes to auth events; returns the unsubscribe function. */
 export function onAuthStateChange(listener: (event: AuthEvent, session: AuthSession | null) => void): () => void {
-  const known: AuthEvent[] = ['INITIAL_SESSION', 'SIGNED_IN', 'SIGNED_OUT', 'TOKEN_REFRESHED', 'USER_UPDATED']
+  const known: AuthEvent[] = ['INITIAL_SESSION', 'SIGNED_IN', 'SIGNED_OUT', 'TOKEN_REFRESHED', 'USER_UPDATED', 'PASSWORD_RECOVERY']
   const { data } = supabase().auth.onAuthStateChange((event, session) => {
     listener(known.includes(event as AuthEvent) ? (event as AuthEvent) : 'OTHER', toSession(session))
   })

@@ -25,7 +25,7 @@ export function ForgotPasswordForm() {
       toast.error(result.message, TOAST_ERROR_MS)
       return
     }
-    toast.success(messages.auth.recoverySent)
+    // The page says it (below, with how long the link lasts); a toast would say it twice.
     setSent(true)
   }
 
@@ -50,7 +50,7 @@ export function ForgotPasswordForm() {
         <form onSubmit={onSubmit} className="space-y-4">
           <TextField label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? 'Sending…' : 'Send reset link'}
+            {busy ? 'Sending…' : 'Send Reset Link'}
           </Button>
         </form>
       )}
