@@ -21,9 +21,9 @@ describe('parseAuthLink', () => {
       recovery: false,
       error: { code: 'otp_expired', description: 'Email link is invalid or has expired' },
     })
-    expect(parseAuthLink('http://x.test/?error=access_denied&error_code=flow_state_not_found&error_description=No+associated+flow+state+found.').error?.code).toBe(
-      'flow_state_not_found',
-    )
+    expect(
+      parseAuthLink('http://x.test/?error=access_denied&error_code=flow_state_not_found&error_description=No+associated+flow+state+found.').error?.code,
+    ).toBe('flow_state_not_found')
     expect(parseAuthLink('http://x.test/#error=server_error').error).toEqual({ code: 'server_error', description: '' })
   })
 

@@ -90,9 +90,9 @@ describe('toasts', () => {
   })
 
   it('on a phone, go to the half of the screen away from the press', () => {
-    const matchMedia = vi.spyOn(window, 'matchMedia').mockImplementation(
-      (query) => ({ matches: true, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList,
-    )
+    const matchMedia = vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation((query) => ({ matches: true, media: query, addEventListener: () => {}, removeEventListener: () => {} }) as unknown as MediaQueryList)
     renderToasts()
     const region = () => screen.getByRole('region', { name: 'Notifications' })
     fireEvent.pointerDown(document.body, { clientY: window.innerHeight - 20 })

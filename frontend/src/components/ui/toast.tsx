@@ -10,18 +10,7 @@
  * - On a phone (narrow screen) a toast must not cover the control just pressed: the region
  *   goes to the half of the screen away from the last press.
  */
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type ReactNode,
-  type RefObject,
-} from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react'
 import { createPortal } from 'react-dom'
 import { TOAST_DEFAULT_MS } from '@/config/constants'
 import { cn } from '@/lib/cn'

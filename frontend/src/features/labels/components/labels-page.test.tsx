@@ -171,7 +171,11 @@ describe('Labels page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'More tags (4)' }))
     fireEvent.change(screen.getByLabelText('Find a tag'), { target: { value: '16' } })
     const all = screen.getByRole('list', { name: 'All tags' })
-    expect(within(all).getAllByRole('button').map((b) => b.textContent)).toEqual(['tag-16'])
+    expect(
+      within(all)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['tag-16'])
     fireEvent.click(within(all).getByRole('button', { name: 'tag-16' }))
     await waitFor(() => expect(searchOf(router).get('tag')).toBe('tag-16'))
     expect(
@@ -183,7 +187,14 @@ describe('Labels page', () => {
 
   it('drops a tag that no label of the new tab carries on a tab switch, and keeps one that applies', async () => {
     apiServer.use(
-      rpc('get_label_tags', (args) => (args.followed ? [{ tag: 'dub', labels: 2 }] : [{ tag: 'dub', labels: 3 }, { tag: 'techno', labels: 9 }])),
+      rpc('get_label_tags', (args) =>
+        args.followed
+          ? [{ tag: 'dub', labels: 2 }]
+          : [
+              { tag: 'dub', labels: 3 },
+              { tag: 'techno', labels: 9 },
+            ],
+      ),
       rpc('get_unfollowed_labels', () => [labelRow(1)]),
       rpc('count_unfollowed_labels', () => 1),
       rpc('get_followed_labels', () => [labelRow(2, { tags: ['dub'] })]),

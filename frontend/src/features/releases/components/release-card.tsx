@@ -47,7 +47,9 @@ export function ReleaseCard(props: ReleaseCardProps) {
           >
             {release.title}
           </a>
-          <p className="truncate text-xs text-zinc-600">{release.artist}</p>
+          <p className="truncate text-xs text-zinc-600" title={release.artist}>
+            {release.artist}
+          </p>
           {date && <p className="text-xs text-zinc-500">{date}</p>}
         </div>
         <ListenButton listened={listened} saving={saving} onToggle={onToggleListened} size="sm" />
@@ -69,7 +71,7 @@ export function ReleaseCard(props: ReleaseCardProps) {
       <a href={release.release_url} target="_blank" rel="noopener noreferrer" tabIndex={-1} aria-hidden="true" className="block">
         <CoverImage src={release.image_url} alt="" className="transition-transform duration-300 group-hover:scale-[1.02]" />
       </a>
-      <div className="flex flex-1 flex-col gap-3 p-4">
+      <div className="flex flex-1 flex-col gap-2.5 p-3 sm:gap-3 sm:p-4">
         <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
           {date && <time dateTime={release.release_date ?? undefined}>{date}</time>}
           {date && label && <span aria-hidden="true">·</span>}
@@ -79,19 +81,22 @@ export function ReleaseCard(props: ReleaseCardProps) {
               target="_blank"
               rel="noopener noreferrer"
               data-testid="label-link"
-              className={cn('min-w-0 truncate font-medium text-violet-700', linkClasses)}
+              title={label.label_name}
+              className={cn('min-w-0 font-medium break-words text-violet-700', linkClasses)}
             >
               {label.label_name}
             </a>
           )}
         </div>
         <div className="min-w-0">
-          <h3 className="text-base leading-snug font-semibold text-zinc-900">
+          <h3 className="text-sm leading-snug font-semibold text-zinc-900 sm:text-base">
             <a href={release.release_url} target="_blank" rel="noopener noreferrer" className={cn('break-words', linkClasses)}>
               {release.title}
             </a>
           </h3>
-          <p className="mt-0.5 truncate text-sm text-zinc-600">{release.artist}</p>
+          <p className="mt-0.5 line-clamp-2 text-sm break-words text-zinc-600" title={release.artist}>
+            {release.artist}
+          </p>
         </div>
         {release.genres.length > 0 && (
           <ul aria-label="Genres" className="flex flex-wrap gap-1.5">
