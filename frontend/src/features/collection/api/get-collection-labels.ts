@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { COLLECTION_FALLBACK_PAGE_SIZE, type CollectionFilterType } from '@/config/constants'
 import { listOrEmpty, orFallback, RequestError } from '@/lib/errors'
@@ -57,5 +57,20 @@ export function useCollectionLabels(userId: string, filterType: CollectionFilter
     },
     gcTime: 0,
     select,
+  })
+}
+
+/**
+ * The server's "all releases listened" flag of every followed label, asked again whenever
+ * `listenedKey` (the listened state of the strips it concerns) changes, so a card whose strip
+ * does not hold all its releases learns from the server whether the last one was just marked.
+ */
+export function useFullyListenedFlags(userId: string, listenedKey: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['collection-flags', userId, listenedKey],
+    queryFn: async () => new Map((await getCollectionLabels(userId, 'all')).map((label) => [label.id, label.is_fully_checked])),
+    enabled,
+    placeholderData: keepPreviousData,
+    gcTime: 0,
   })
 }

@@ -60,7 +60,10 @@ describe('New Releases feed', () => {
   ])('shows a failed load (%s) as an error with a retry, never "Try following more labels!"', async (_name, failure) => {
     let fail = true
     apiServer.use(
-      selectRows('user_follow_labels', range(100, 8).map((label_id) => ({ label_id }))),
+      selectRows(
+        'user_follow_labels',
+        range(100, 8).map((label_id) => ({ label_id })),
+      ),
       rpc('get_latest_releases', () => (fail ? failure() : [releaseRow(1)])),
     )
     renderPage(<NewReleasesFeed />)

@@ -27,7 +27,7 @@ export function ReleaseCard(props: ReleaseCardProps) {
 
   if (compact) {
     return (
-      <article aria-label={`${release.title} by ${release.artist}`} data-release-id={release.id} className="flex w-36 shrink-0 flex-col gap-2 sm:w-40">
+      <article aria-label={`${release.title} by ${release.artist}`} data-release-id={release.id} className="flex w-full flex-col gap-2">
         <a
           href={release.release_url}
           target="_blank"
