@@ -87,13 +87,11 @@ export function AuthProvider({ children, link = authLinkAtStart }: { children: R
     }
   }, [])
 
-  // The address said recovery: bind it to the user the link signed in.
+  // The address said recovery: bind it to the user the link signed in (stored, so a reload
+  // of the tab keeps it).
   const userId = state.user?.id ?? null
   useEffect(() => {
-    if (recoveryFor === '*' && userId) {
-      setRecoveryFor(userId)
-      storeRecovery(userId)
-    }
+    if (recoveryFor === '*' && userId) storeRecovery(userId)
   }, [recoveryFor, userId])
 
   const recovery = state.status === 'signed-in' && recoveryFor !== null && (recoveryFor === '*' || recoveryFor === userId)

@@ -1,12 +1,21 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
+import { useEffect } from 'react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Modal } from './modal'
 import { ToastProvider, useToast, type ToastApi } from './toast'
 
-let toast: ToastApi
+const grabbed: { api?: ToastApi } = {}
 function Grab() {
-  toast = useToast()
+  const api = useToast()
+  useEffect(() => {
+    grabbed.api = api
+  }, [api])
   return null
+}
+const toast = {
+  success: (...args: Parameters<ToastApi['success']>) => grabbed.api?.success(...args),
+  error: (...args: Parameters<ToastApi['error']>) => grabbed.api?.error(...args),
+  info: (...args: Parameters<ToastApi['info']>) => grabbed.api?.info(...args),
 }
 
 function renderToasts(children: React.ReactNode = null) {

@@ -15,13 +15,16 @@ export interface ReleaseCardProps {
   /** When given, genres are buttons that call it (Explore). */
   onGenreClick?: (genre: string) => void
   activeGenres?: readonly string[]
+  /** A strip item (Collection). */
   compact?: boolean
+  /** Cover beside the details, for a dense grid (Explore's nine on one screen). */
+  row?: boolean
 }
 
 const linkClasses = cn('rounded-sm hover:underline', focusRing)
 
 export function ReleaseCard(props: ReleaseCardProps) {
-  const { release, listened, saving, error, onToggleListened, onGenreClick, activeGenres, compact } = props
+  const { release, listened, saving, error, onToggleListened, onGenreClick, activeGenres, compact, row } = props
   const label = release.labels
   const date = formatReleaseDate(release.release_date)
 
@@ -62,6 +65,89 @@ export function ReleaseCard(props: ReleaseCardProps) {
     )
   }
 
+  const genres = release.genres.length > 0 && (
+    <ul aria-label="Genres" className="flex flex-wrap gap-1.5">
+      {release.genres.map((genre) => (
+        <li key={genre} className="max-w-full">
+          {onGenreClick ? (
+            <Chip active={activeGenres?.includes(genre)} onClick={() => onGenreClick(genre)} aria-label={`Filter by genre ${genre}`}>
+              {genre}
+            </Chip>
+          ) : (
+            <span className="inline-block max-w-full truncate rounded-full bg-zinc-100 px-2.5 py-0.5 text-xs font-medium text-zinc-600">{genre}</span>
+          )}
+        </li>
+      ))}
+    </ul>
+  )
+  const meta = (
+    <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
+      {date && <time dateTime={release.release_date ?? undefined}>{date}</time>}
+      {date && label && <span aria-hidden="true">·</span>}
+      {label && (
+        <a
+          href={label.label_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="label-link"
+          title={label.label_name}
+          className={cn('min-w-0 font-medium break-words text-violet-700', linkClasses)}
+        >
+          {label.label_name}
+        </a>
+      )}
+    </div>
+  )
+
+  if (row) {
+    return (
+      <article
+        aria-label={`${release.title} by ${release.artist}`}
+        data-release-id={release.id}
+        className="flex h-full gap-3 rounded-2xl border border-zinc-200 bg-white p-2.5 shadow-sm transition-shadow hover:shadow-md"
+      >
+        <a
+          href={release.release_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          tabIndex={-1}
+          aria-hidden="true"
+          className="block w-24 shrink-0 self-start overflow-hidden rounded-xl sm:w-28"
+        >
+          <CoverImage src={release.image_url} alt="" />
+        </a>
+        <div className="flex min-w-0 flex-1 flex-col gap-1.5">
+          {meta}
+          <div className="min-w-0">
+            <h3 className="text-sm leading-snug font-semibold text-zinc-900">
+              <a
+                href={release.release_url}
+                target="_blank"
+                rel="noopener noreferrer"
+                title={release.title}
+                className={cn('line-clamp-2 break-words', linkClasses)}
+              >
+                {release.title}
+              </a>
+            </h3>
+            <p className="truncate text-xs text-zinc-600" title={release.artist}>
+              {release.artist}
+            </p>
+          </div>
+          {genres}
+          <div className="mt-auto pt-1">
+            <ListenButton listened={listened} saving={saving} onToggle={onToggleListened} size="sm" />
+            {error && (
+              <p role="alert" className="mt-1 text-xs text-red-600">
+                {error}
+              </p>
+            )}
+          </div>
+        </div>
+      </article>
+    )
+  }
+
   return (
     <article
       aria-label={`${release.title} by ${release.artist}`}
@@ -72,22 +158,7 @@ export function ReleaseCard(props: ReleaseCardProps) {
         <CoverImage src={release.image_url} alt="" className="transition-transform duration-300 group-hover:scale-[1.02]" />
       </a>
       <div className="flex flex-1 flex-col gap-2.5 p-3 sm:gap-3 sm:p-4">
-        <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
-          {date && <time dateTime={release.release_date ?? undefined}>{date}</time>}
-          {date && label && <span aria-hidden="true">·</span>}
-          {label && (
-            <a
-              href={label.label_url}
-              target="_blank"
-              rel="noopener noreferrer"
-              data-testid="label-link"
-              title={label.label_name}
-              className={cn('min-w-0 font-medium break-words text-violet-700', linkClasses)}
-            >
-              {label.label_name}
-            </a>
-          )}
-        </div>
+        {meta}
         <div className="min-w-0">
           <h3 className="text-sm leading-snug font-semibold text-zinc-900 sm:text-base">
             <a href={release.release_url} target="_blank" rel="noopener noreferrer" className={cn('break-words', linkClasses)}>
@@ -98,21 +169,7 @@ export function ReleaseCard(props: ReleaseCardProps) {
             {release.artist}
           </p>
         </div>
-        {release.genres.length > 0 && (
-          <ul aria-label="Genres" className="flex flex-wrap gap-1.5">
-            {release.genres.map((genre) => (
-              <li key={genre} className="max-w-full">
-                {onGenreClick ? (
-                  <Chip active={activeGenres?.includes(genre)} onClick={() => onGenreClick(genre)} aria-label={`Filter by genre ${genre}`}>
-                    {genre}
-                  </Chip>
-                ) : (
-                  <span className="inline-block max-w-full truncate rounded-full bg-zinc-100 px-2.5 py-0.5 text-xs font-medium text-zinc-600">{genre}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
+        {genres}
         <div className="mt-auto">
           <ListenButton listened={listened} saving={saving} onToggle={onToggleListened} />
           {error && (
