@@ -157,6 +157,19 @@ export async function selectEq<T extends TableName, C extends ColumnOf<T>>(
   return result<Pick<Row<T>, C>[]>(await query)
 }
 
+/** SELECT some columns FROM table WHERE each filter is equal, optionally limited. */
+export async function selectColumnsEq<T extends TableName, C extends ColumnOf<T>>(
+  table: T,
+  columns: readonly C[],
+  filters: Partial<Row<T>>,
+  limit?: number,
+): Promise<ApiResult<Pick<Row<T>, C>[]>> {
+  let query = untyped().from(table).select(columns.join(','))
+  for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
+  if (limit !== undefined) query = query.limit(limit)
+  return result<Pick<Row<T>, C>[]>(await query)
+}
+
 /** INSERT one row (no representation returned). */
 export async function insertRow<T extends TableName>(table: T, row: InsertRow<T>): Promise<ApiResult<null>> {
   return result<null>(await untyped().from(table).insert(row))
