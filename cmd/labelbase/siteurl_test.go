@@ -100,7 +100,7 @@ func TestUserResetPasswordNextToDev(t *testing.T) {
 	}
 	out, err := runCLI(t, "", "user", "reset-password", "grace@example.com")
 	link := regexp.MustCompile(`http://127\.0\.0\.1:8099/auth/v1/verify\?\S+`).FindString(out)
-	if err != nil || link == "" {
+	if err != nil || link == "" || !strings.Contains(out, "valid for 1 hour") {
 		t.Fatalf("reset-password next to dev: %q, %v", out, err)
 	}
 	u, _ := url.Parse(link)

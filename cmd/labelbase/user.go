@@ -19,6 +19,7 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/auth"
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -223,7 +224,7 @@ func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "One-time link (valid %s), send it to the member:\n%s\n", u.cfg.MailerOTPExp, link)
+		fmt.Fprintf(stdout, "One-time link (valid for %s), send it to the member:\n%s\n", mail.HumanDuration(u.cfg.MailerOTPExp), link)
 		return nil
 	case "ban", "unban", "delete":
 		id, err := u.resolve(ctx, rest[0])
