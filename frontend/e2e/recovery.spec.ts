@@ -22,7 +22,7 @@ test('forgot password → mail → link → new password → sign in', async ({ 
   await signUp(page, { email })
   await signOut(page)
 
-  await page.getByRole('link', { name: 'Forgot password?' }).click()
+  await page.getByRole('link', { name: 'Forgot Password?' }).click()
   await expectPath(page, '/forgot-password')
   await page.getByLabel('Email').fill(email)
   await screenshot(page, 'forgot-password')

@@ -2,6 +2,6 @@ import { LoginForm } from '@/features/auth/components/login-form'
 import { useDocumentTitle } from '@/hooks/use-document-title'
 
 export default function LoginRoute() {
-  useDocumentTitle('Sign in')
+  useDocumentTitle('Sign In')
   return <LoginForm />
 }

@@ -40,7 +40,7 @@ describe('a password-reset link, wherever it lands', () => {
     const router = renderAt('/', 'signed-out', { linkError: { code: 'otp_expired', description: 'Email link is invalid or has expired' } })
     expect(await screen.findByText(messages.auth.recoveryLinkInvalid)).toBeTruthy()
     expect(router.state.location.pathname).toBe('/reset-password')
-    expect(screen.getByRole('link', { name: 'Request a new link' }).getAttribute('href')).toBe('/forgot-password')
+    expect(screen.getByRole('link', { name: 'Request a New Link' }).getAttribute('href')).toBe('/forgot-password')
     expect(screen.queryByRole('button', { name: 'Set New Password' })).toBeNull()
   })
 

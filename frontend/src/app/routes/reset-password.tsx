@@ -2,6 +2,6 @@ import { ResetPasswordForm } from '@/features/auth/components/reset-password-for
 import { useDocumentTitle } from '@/hooks/use-document-title'
 
 export default function ResetPasswordRoute() {
-  useDocumentTitle('Choose a new password')
+  useDocumentTitle('Choose a New Password')
   return <ResetPasswordForm />
 }

@@ -31,13 +31,13 @@ export function ForgotPasswordForm() {
 
   return (
     <AuthCard
-      title="Reset password"
+      title="Reset Password"
       subtitle="We will email you a link to choose a new password."
       footer={
         <>
           Remembered it?{' '}
           <Link to={paths.login.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
-            Sign in
+            Sign In
           </Link>
         </>
       }

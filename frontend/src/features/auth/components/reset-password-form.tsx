@@ -40,7 +40,7 @@ export function ResetPasswordForm() {
       <AuthCard title="Reset Password" subtitle={linkError ? linkErrorMessage(linkError) : messages.auth.recoveryLinkInvalid}>
         <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
           <Link to={paths.forgotPassword.getHref()} onClick={dismissLinkError} className={linkClasses}>
-            Request a new link
+            Request a New Link
           </Link>
           {user && (
             <Link to={paths.changePassword.getHref()} onClick={dismissLinkError} className={linkClasses}>
