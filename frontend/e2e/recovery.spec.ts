@@ -98,6 +98,7 @@ test('a reset link that lands on the site root asks for a new password first', a
   await expectPath(page, '/')
   await page.goto('/reset-password')
   await expectPath(page, '/change-password')
+  await page.goto('/')
   await signOut(page)
   await logIn(page, { email, password: 'e2e-root-secret-1' })
   await expectPath(page, '/')

@@ -32,6 +32,8 @@ export function ResetPasswordForm() {
   const navigate = useNavigate()
   const [form, setForm] = useState({ next: '', confirm: '' })
   const [busy, setBusy] = useState(false)
+  // Set once the new password is saved: leaving recovery must not bounce the page to Change Password.
+  const [finished, setFinished] = useState(false)
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }))
 
   if (status === 'loading') return <PageSpinner />
@@ -52,7 +54,7 @@ export function ResetPasswordForm() {
     )
   }
   // Signed in without a reset link: changing the password needs the current one.
-  if (!recovery) return <Navigate to={paths.changePassword.getHref()} replace />
+  if (!recovery && !finished) return <Navigate to={paths.changePassword.getHref()} replace />
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -63,6 +65,7 @@ export function ResetPasswordForm() {
       toast.error(result.message, TOAST_ERROR_MS)
       return
     }
+    setFinished(true)
     endRecovery()
     toast.success(messages.auth.passwordReset)
     navigate(paths.home.getHref(), { replace: true })
