@@ -46,13 +46,13 @@ test('a toast shown while the dialog is open is painted above it', async ({ page
   const toast = notifications(page).getByRole('alert').filter({ hasText: 'Invalid URL. Please provide a valid Bandcamp label URL.' })
   await expect(toast).toBeVisible()
   expect(await isTopAtCentre(page, toast), 'the toast is the top element at its own centre').toBe(true)
+  await screenshot(page, 'submit-dialog-toast')
   // Its close button works while the dialog is open (it is not behind the inert page).
   await toast.getByRole('button', { name: 'Dismiss notification' }).click()
   await expect(toast).toHaveCount(0)
   await expect(dialog).toBeVisible()
   // The wrong-shape message's example is a label URL, not the typed host.
   await expect(dialog.getByText('Please provide a URL like "https://labelname.bandcamp.com"')).toBeVisible()
-  await screenshot(page, 'submit-dialog-toast')
 })
 
 test('a URL of a label already on Labelbase offers to follow it', async ({ page }) => {
