@@ -178,26 +178,23 @@ function RowReleaseCard({ release, listened, saving, error, onToggleListened, on
         <p className="truncate text-xs text-zinc-600" title={release.artist}>
           {release.artist}
         </p>
-        <p className="flex min-w-0 items-center gap-1.5 text-xs text-zinc-500">
-          {date && (
-            <time className="shrink-0" dateTime={release.release_date ?? undefined}>
-              {date}
-            </time>
-          )}
-          {date && label && <span aria-hidden="true">·</span>}
-          {label && (
-            <a
-              href={label.label_url}
-              target="_blank"
-              rel="noopener noreferrer"
-              data-testid="label-link"
-              title={label.label_name}
-              className={cn('min-w-0 truncate font-medium text-violet-700', linkClasses)}
-            >
-              {label.label_name}
-            </a>
-          )}
-        </p>
+        {label && (
+          <a
+            href={label.label_url}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="label-link"
+            title={label.label_name}
+            className={cn('min-w-0 truncate text-xs font-medium text-violet-700', linkClasses)}
+          >
+            {label.label_name}
+          </a>
+        )}
+        {date && (
+          <time className="text-xs text-zinc-500" dateTime={release.release_date ?? undefined}>
+            {date}
+          </time>
+        )}
         {release.genres.length > 0 && (
           <ul aria-label="Genres" className="flex flex-wrap gap-1">
             {shown.map((genre) => (
