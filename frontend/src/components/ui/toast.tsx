@@ -47,7 +47,7 @@ const NARROW_QUERY = '(max-width: 639px)'
 const kindStyles: Record<ToastKind, string> = {
   success: 'border-emerald-200 bg-white text-zinc-900 [&_svg]:text-emerald-600',
   error: 'border-red-200 bg-white text-zinc-900 [&_svg]:text-red-600',
-  info: 'border-sky-200 bg-white text-zinc-900 [&_svg]:text-sky-600',
+  info: 'border-violet-200 bg-white text-zinc-900 [&_svg]:text-violet-600',
 }
 
 function ToastIcon({ kind }: { kind: ToastKind }) {

@@ -73,7 +73,10 @@ describe('Labels page', () => {
     const card = screen.getByRole('article', { name: 'Label 1' })
     fireEvent.click(within(card).getByRole('button', { name: 'Follow' }))
     expect((await screen.findByRole('status')).textContent).toContain(messages.follow.followed)
+    // It fades out first (a short transition), hidden from assistive technology meanwhile.
+    await waitFor(() => expect(document.querySelector('[data-label-id="1"][data-leaving]')).not.toBeNull())
     await waitFor(() => expect(screen.queryByRole('article', { name: 'Label 1' })).toBeNull())
+    await waitFor(() => expect(document.querySelector('[data-label-id="1"]')).toBeNull())
     expect(screen.getByText('1 available labels')).toBeTruthy()
   })
 
