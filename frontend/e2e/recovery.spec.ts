@@ -82,6 +82,8 @@ test('a reset link that lands on the site root asks for a new password first', a
   await page.goto('/forgot-password')
   await page.getByLabel('Email').fill(email)
   await page.getByRole('button', { name: 'Send Reset Link' }).click()
+  // The answer first: leaving the page would cancel the request, and with it the mail.
+  await expect(page.getByRole('status').filter({ hasText: 'If an account exists for that email' })).toBeVisible()
   const mailed = new URL(await mailedLink(page, email))
   expect(mailed.origin, 'the link points at the gateway under test').toBe(new URL(baseURL as string).origin)
   mailed.searchParams.delete('redirect_to')
