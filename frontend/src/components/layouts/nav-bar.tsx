@@ -81,7 +81,7 @@ export function NavBar() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-zinc-200 bg-white/90 backdrop-blur">
-      <div ref={mobileRef} className="mx-auto max-w-7xl px-4 min-[1600px]:max-w-[1520px] min-[1900px]:max-w-[1800px] sm:px-6">
+      <div ref={mobileRef} className="mx-auto max-w-7xl px-4 sm:px-6 3xl:max-w-[1520px] 4xl:max-w-[1800px]">
         <nav aria-label="Main" className="flex h-16 items-center justify-between gap-4">
           <BrandMark />
           {signedIn ? (

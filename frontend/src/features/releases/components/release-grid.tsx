@@ -6,7 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton'
  * screens (the layout's width grows with the screen there, see AppLayout).
  */
 export function ReleaseGrid({ children }: { children: ReactNode }) {
-  return <div className="grid grid-cols-2 gap-3 min-[1600px]:grid-cols-5 min-[1900px]:grid-cols-6 sm:grid-cols-3 sm:gap-5 lg:grid-cols-4">{children}</div>
+  return <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-5 lg:grid-cols-4 3xl:grid-cols-5 4xl:grid-cols-6">{children}</div>
 }
 
 export function ReleaseCardSkeleton() {
