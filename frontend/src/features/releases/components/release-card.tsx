@@ -81,10 +81,10 @@ export function ReleaseCard(props: ReleaseCardProps) {
       ))}
     </ul>
   )
+  // Date and label on lines of their own: in a narrow card a separator would dangle at a wrap.
   const meta = (
-    <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-zinc-500">
+    <div className="flex min-w-0 flex-col gap-0.5 text-xs text-zinc-500">
       {date && <time dateTime={release.release_date ?? undefined}>{date}</time>}
-      {date && label && <span aria-hidden="true">·</span>}
       {label && (
         <a
           href={label.label_url}
@@ -92,7 +92,7 @@ export function ReleaseCard(props: ReleaseCardProps) {
           rel="noopener noreferrer"
           data-testid="label-link"
           title={label.label_name}
-          className={cn('min-w-0 font-medium break-words text-violet-700', linkClasses)}
+          className={cn('min-w-0 self-start font-medium break-words text-violet-700', linkClasses)}
         >
           {label.label_name}
         </a>
