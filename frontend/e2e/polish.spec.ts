@@ -153,8 +153,15 @@ test('the Collection shows a label fully listened the moment its last release is
   await expect(card.getByText('All releases listened')).toBeAttached()
   await screenshot(page, 'collection-fully-listened-live')
   await page.clock.fastForward(350)
-  await listenToggle(card.locator(`article[data-release-id="${all[2].id}"]`)).click()
+  const third = listenToggle(card.locator(`article[data-release-id="${all[2].id}"]`))
+  await third.click()
   await expect(card).not.toHaveAttribute('data-fully-listened')
+  // Marked again, the label is among the fully listened ones in the other tab.
+  await page.clock.fastForward(350)
+  await third.click()
+  await expect(card).toHaveAttribute('data-fully-listened', 'true')
+  await page.getByRole('tab', { name: 'All Listened' }).click()
+  await expect(labelCard(page, label.id)).toHaveAttribute('data-fully-listened', 'true')
 })
 
 test('the tag row stays put when a tag is chosen, and every tag is reachable', async ({ page }) => {

@@ -82,8 +82,11 @@ describe('New Releases feed', () => {
       rpc('get_latest_releases', () => []),
     )
     renderPage(<NewReleasesFeed />)
-    expect(await screen.findByText(/^Failed to load releases/)).toBeTruthy()
-    expect(screen.getByRole('button', { name: 'Try Again' })).toBeTruthy()
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain(messages.load.followedLabels)
+    // Said once: in place of the empty state, not in a toast as well.
+    expect(screen.getAllByText(messages.load.followedLabels)).toHaveLength(1)
+    expect(within(alert).getByRole('button', { name: 'Try Again' })).toBeTruthy()
     expect(screen.queryByText(messages.empty.feedNoReleases)).toBeNull()
     expect(screen.queryByText(messages.empty.feedNothingFollowed)).toBeNull()
   })

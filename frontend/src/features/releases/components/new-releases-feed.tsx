@@ -36,7 +36,7 @@ export function NewReleasesFeed() {
   const failed = feed.isError && !feed.isFetchNextPageError
   // With nothing in the feed, which empty state is true depends on the follows: unknown is an error too.
   const followsFailed = releases.length === 0 && followed.isError
-  const loadMessage = messages.load.releases(errorMessage(feed.error ?? followed.error))
+  const loadMessage = feed.error ? messages.load.releases(errorMessage(feed.error)) : messages.load.followedLabels
   const retry = () => {
     if (feed.isError) void feed.refetch()
     if (followed.isError) void followed.refetch()
