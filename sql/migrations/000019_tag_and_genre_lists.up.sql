@@ -3,8 +3,8 @@
 --
 -- get_explore_genres: every genre of the releases Explore can pick from in a
 -- time range (same range and "has genres" rule as get_random_releases), with
--- how many releases carry it. It reads releases_date_pick_idx (000013), which
--- holds release_date and genres, so the range is read from the index alone.
+-- how many releases carry it. The range is read through a date index
+-- (sql/indexes_test.go checks the plans), never by scanning every release.
 --
 -- get_label_tags: every tag of the labels in one Labels tab (followed by the
 -- caller, or not), with how many labels carry it, most used first. The row
