@@ -12,6 +12,8 @@ interface CollectionLabelCardProps {
   releases: Release[] | undefined
   /** All releases listened (dim, check): the server's answer, kept live by the page. */
   done: boolean
+  /** The releases could not be loaded (the page says so, with Try Again): no strip, no empty claim. */
+  failed?: boolean
   renderRelease: (release: Release) => ReactNode
 }
 
@@ -26,7 +28,7 @@ const stripClasses =
 const stripItemClasses = 'w-[42%] shrink-0 snap-start sm:w-44 lg:w-auto'
 
 /** A followed label with a strip of its latest releases. */
-export function CollectionLabelCard({ label, releases, done, renderRelease }: CollectionLabelCardProps) {
+export function CollectionLabelCard({ label, releases, done, failed, renderRelease }: CollectionLabelCardProps) {
   return (
     <article
       aria-label={label.label_name}
@@ -59,7 +61,9 @@ export function CollectionLabelCard({ label, releases, done, renderRelease }: Co
         </div>
         {label.tags.length > 0 && <p className="mt-1 text-sm text-zinc-500">{label.tags.slice(0, 4).join(' · ')}</p>}
       </header>
-      {releases === undefined ? (
+      {failed && releases === undefined ? (
+        <div data-testid="strip-failed" className="min-h-24 rounded-xl border border-dashed border-zinc-200" />
+      ) : releases === undefined ? (
         <StripSkeleton />
       ) : releases.length === 0 ? (
         <p className="text-sm text-zinc-500">{messages.empty.collectionNoReleases}</p>

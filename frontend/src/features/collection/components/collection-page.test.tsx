@@ -148,4 +148,21 @@ describe('Collection page', () => {
     fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }))
     expect(await screen.findByRole('article', { name: 'Label 1' })).toBeTruthy()
   })
+
+  it("shows failed strips as an error with a retry, not as 'No releases available'", async () => {
+    let fail = true
+    apiServer.use(
+      rpc('get_all_filtered_labels_by_listen_status', () => [collectionLabel(1), collectionLabel(2)]),
+      rpc('get_latest_releases_per_label', (args) => (fail ? HttpResponse.json({ message: 'boom' }, { status: 503 }) : releasesOf(args))),
+    )
+    renderPage(<CollectionPage renderRelease={renderRelease} />, '/collection')
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain(messages.load.releases(''))
+    expect(screen.queryByText(messages.empty.collectionNoReleases)).toBeNull()
+    expect(screen.getAllByTestId('strip-failed')).toHaveLength(2)
+    fail = false
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }))
+    expect(await screen.findByText('Release 10')).toBeTruthy()
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
 })

@@ -21,6 +21,7 @@ import { oneOf, pageParam, useSearchParamState } from '@/hooks/use-search-param-
 import { useSyncedInput } from '@/hooks/use-synced-input'
 import { useUser } from '@/lib/auth'
 import { cn } from '@/lib/cn'
+import { errorMessage } from '@/lib/errors'
 import { clampPage, pageSlice, totalPages } from '@/lib/pagination'
 import { sessionSeed } from '@/lib/seeded-shuffle'
 import type { CollectionLabel, Release } from '@/types/api'
@@ -127,8 +128,23 @@ export function CollectionPage({ renderRelease, isListened }: CollectionPageProp
     body = (
       <div className="space-y-5">
         <Pager page={current} total={total} onChange={goTo} label="Collection pages, top" />
+        {releases.isError && (
+          <LoadError
+            compact
+            message={messages.load.releases(errorMessage(releases.error))}
+            onRetry={() => void releases.refetch()}
+            retrying={releases.isFetching}
+          />
+        )}
         {pageLabels.map((label) => (
-          <CollectionLabelCard key={label.id} label={label} releases={releases.data?.get(label.id)} done={isDone(label)} renderRelease={renderRelease} />
+          <CollectionLabelCard
+            key={label.id}
+            label={label}
+            releases={releases.data?.get(label.id)}
+            failed={releases.isError}
+            done={isDone(label)}
+            renderRelease={renderRelease}
+          />
         ))}
         <Pager page={current} total={total} onChange={goTo} label="Collection pages, bottom" />
       </div>
