@@ -1,10 +1,14 @@
-import { screen } from '@testing-library/react'
+import { act, render, screen } from '@testing-library/react'
+import { useState, type ReactNode } from 'react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { describe, expect, it } from 'vitest'
 import { messages } from '@/config/messages'
 import { ResetPasswordForm } from '@/features/auth/components/reset-password-form'
-import type { AuthContextValue, AuthStatus } from '@/lib/auth'
-import { renderWithProviders } from '@/testing/test-utils'
+import { QueryProvider } from '@/app/provider'
+import { ToastProvider } from '@/components/ui/toast'
+import { AuthContext, type AuthContextValue, type AuthStatus } from '@/lib/auth'
+import type { AuthLinkError } from '@/lib/auth-link'
+import { authValue, renderWithProviders } from '@/testing/test-utils'
 import { ProtectedRoute, PublicOnlyRoute } from './guards'
 
 function renderAt(path: string, status: AuthStatus, auth: Partial<AuthContextValue>) {
@@ -65,5 +69,38 @@ describe('a password-reset link, wherever it lands', () => {
   it('leaves ordinary routing alone without a link', async () => {
     renderAt('/labels', 'signed-in', {})
     expect(await screen.findByText('labels page')).toBeTruthy()
+  })
+
+  it('shows a link error once: going on elsewhere afterwards is not sent back', async () => {
+    function StatefulAuth({ children }: { children: ReactNode }) {
+      const [linkError, setLinkError] = useState<AuthLinkError | null>({ code: 'otp_expired', description: '' })
+      return <AuthContext.Provider value={authValue('signed-in', { linkError, dismissLinkError: () => setLinkError(null) })}>{children}</AuthContext.Provider>
+    }
+    const router = createMemoryRouter(
+      [
+        {
+          element: <ProtectedRoute />,
+          children: [
+            { path: '/', element: <p>home page</p> },
+            { path: '/labels', element: <p>labels page</p> },
+          ],
+        },
+        { path: '/reset-password', element: <ResetPasswordForm /> },
+      ],
+      { initialEntries: ['/'] },
+    )
+    render(
+      <ToastProvider>
+        <QueryProvider defaults={{ queries: { retry: false } }}>
+          <StatefulAuth>
+            <RouterProvider router={router} />
+          </StatefulAuth>
+        </QueryProvider>
+      </ToastProvider>,
+    )
+    expect(await screen.findByText(messages.auth.recoveryLinkInvalid)).toBeTruthy()
+    await act(() => router.navigate('/labels'))
+    expect(await screen.findByText('labels page')).toBeTruthy()
+    expect(router.state.location.pathname).toBe('/labels')
   })
 })

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { Link, Navigate, useNavigate } from 'react-router'
 import { Button, focusRing } from '@/components/ui/button'
 import { PageSpinner } from '@/components/ui/spinner'
@@ -34,18 +34,24 @@ export function ResetPasswordForm() {
   const [busy, setBusy] = useState(false)
   // Set once the new password is saved: leaving recovery must not bounce the page to Change Password.
   const [finished, setFinished] = useState(false)
+  // The link's error is shown here once: kept by the page, and cleared from the session state
+  // so that the route guards stop sending the member here when they go on elsewhere.
+  const [shownError] = useState(linkError)
+  useEffect(() => {
+    if (linkError) dismissLinkError()
+  }, [linkError, dismissLinkError])
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }))
 
   if (status === 'loading') return <PageSpinner />
-  if (linkError || status === 'signed-out' || !user) {
+  if (shownError || status === 'signed-out' || !user) {
     return (
-      <AuthCard title="Reset Password" subtitle={linkError ? linkErrorMessage(linkError) : messages.auth.recoveryLinkInvalid}>
+      <AuthCard title="Reset Password" subtitle={shownError ? linkErrorMessage(shownError) : messages.auth.recoveryLinkInvalid}>
         <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
-          <Link to={paths.forgotPassword.getHref()} onClick={dismissLinkError} className={linkClasses}>
+          <Link to={paths.forgotPassword.getHref()} className={linkClasses}>
             Request a New Link
           </Link>
           {user && (
-            <Link to={paths.changePassword.getHref()} onClick={dismissLinkError} className={linkClasses}>
+            <Link to={paths.changePassword.getHref()} className={linkClasses}>
               Change Password
             </Link>
           )}
