@@ -88,6 +88,14 @@ const (
     JOIN public.labels l ON l.id = f.label_id
    WHERE f.user_id = p_user`
 
+	// get_explore_genres (000021): the genres of a time range, for Explore's filter panel.
+	exploreGenresQuery = `SELECT g.genre, count(*)::bigint
+      FROM public.releases r
+     CROSS JOIN LATERAL unnest(r.genres) AS g(genre)
+     WHERE r.genres <> '{}'
+       AND r.release_date BETWEEN current_date - v_days AND current_date
+     GROUP BY g.genre
+     ORDER BY g.genre`
 	randomReleasesQuery = `WITH picked AS (
       (SELECT r.id, r.random_key FROM public.releases r
         WHERE r.genres <> '{}'
@@ -212,6 +220,11 @@ func TestReleaseQueriesUseIndexes(t *testing.T) {
 		{"private.followed_labels_status", followedStatusQuery, []scenario{
 			{"a few follows", map[string]string{"p_user": user}},
 		}},
+		{"get_explore_genres", exploreGenresQuery, []scenario{
+			{"a week", map[string]string{"v_days": "6"}},
+			{"three months", map[string]string{"v_days": "90"}},
+			{"six months", map[string]string{"v_days": "180"}},
+		}},
 		{"get_random_releases", randomReleasesQuery, []scenario{
 			{"no filters", randomVars("NULL::bigint[]", "NULL::text[]", "'{}'::bigint[]", 90)},
 			{"a genre", randomVars("NULL::bigint[]", "'{genre3}'::text[]", "'{}'::bigint[]", 90)},
@@ -289,7 +302,7 @@ func explainPrepared(t *testing.T, e *env, who caller, query string, vars map[st
 		"v_user": "uuid", "v_labels": "bigint[]", "v_exclude": "bigint[]", "v_genres": "text[]",
 		"v_size": "integer", "v_page": "integer", "v_n": "integer", "v_from": "date", "v_start": "double precision",
 		"p_label_ids": "bigint[]", "p_limit": "integer", "p_user": "uuid",
-		"v_want": "bigint", "v_probe": "bigint", "v_cut": "date", "v_ids": "bigint[]",
+		"v_want": "bigint", "v_probe": "bigint", "v_cut": "date", "v_ids": "bigint[]", "v_days": "integer",
 	}
 	var params, values []string
 	stmt := query

@@ -86,8 +86,28 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
+	// SITE_URL, unless set, is where this dev really answers (recovery
+	// links and redirects point there); user reset-password reads it back.
+	site, listen := os.Getenv("SITE_URL"), os.Getenv("LISTEN_ADDR")
+	if site == "" {
+		if listen == "" {
+			listen = ":8080"
+		}
+		if site, listen, err = devSiteURL(listen); err != nil {
+			return err
+		}
+	}
+	siteFile := filepath.Join(dir, devSiteFile)
+	if err := os.WriteFile(siteFile, []byte(site+"\n"), 0o600); err != nil {
+		return err
+	}
+	defer os.Remove(siteFile)
 	cfg, err := config.Load(func(k string) string {
 		switch k {
+		case "SITE_URL":
+			return site
+		case "LISTEN_ADDR":
+			return listen
 		case "DATABASE_URL":
 			return dbURL
 		case "REST_DATABASE_URL", "DATABASE_URL_FILE", "REST_DATABASE_URL_FILE":

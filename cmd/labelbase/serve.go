@@ -90,7 +90,14 @@ func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, ready func
 		}()
 	}
 	log.Info("labelbase listening", "addr", cfg.ListenAddr)
-	err = server.Serve(ctx, cfg.ListenAddr, a.Handler, log, ready)
+	err = server.Serve(ctx, cfg.ListenAddr, a.Handler, log, func(addr net.Addr) {
+		if why := siteURLMismatch(cfg.SiteURL, addr); why != "" {
+			log.Warn(why)
+		}
+		if ready != nil {
+			ready(addr)
+		}
+	})
 	if cause := context.Cause(ctx); err == nil && cause != nil && !errors.Is(cause, context.Canceled) {
 		return cause
 	}

@@ -53,6 +53,12 @@ func TestServeOperability(t *testing.T) {
 		}
 	}()
 
+	// SITE_URL is left at its default (localhost:8080), which is not where
+	// this gateway listens: serve says so at start, before it is ready.
+	if want := `"level":"WARN","msg":"SITE_URL http://localhost:8080 is not the address the gateway listens on (http://` + addr.String() + `)`; !strings.Contains(logs.String(), want) {
+		t.Errorf("no SITE_URL warning %s in the start-up logs:\n%s", want, logs.String())
+	}
+
 	t.Setenv("LISTEN_ADDR", addr.String())
 	for _, args := range [][]string{{"health"}, {"health", "--ready"}} {
 		var out bytes.Buffer

@@ -20,6 +20,7 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/auth"
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -50,8 +51,15 @@ func cliConfig(log *slog.Logger) (*config.Config, error) {
 		return nil, serr
 	}
 	log.Debug("using the database of the running labelbase dev")
+	site := devSite(dir)
 	return config.Load(func(k string) string {
 		switch k {
+		case "SITE_URL":
+			// Links go where that dev answers, unless SITE_URL says otherwise.
+			if v := os.Getenv(k); v != "" || site == "" {
+				return v
+			}
+			return site
 		case "DATABASE_URL":
 			return strings.TrimSpace(string(b))
 		case "JWT_SECRET":
@@ -230,7 +238,7 @@ func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "One-time link (valid %s), send it to the member:\n%s\n", u.cfg.MailerOTPExp, link)
+		fmt.Fprintf(stdout, "One-time link (valid for %s), send it to the member:\n%s\n", mail.HumanDuration(u.cfg.MailerOTPExp), link)
 		return nil
 	case "ban", "unban", "admin", "delete":
 		id, err := u.resolve(ctx, rest[0])

@@ -75,7 +75,7 @@ test('a protected page reached while signed out is restored after logging in', a
 
 test('unknown routes show a not-found page with a link home', async ({ page }) => {
   await page.goto('/no/such/page')
-  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible()
   await screenshot(page, 'not-found')
   await page.getByRole('link', { name: 'Go home' }).click()
   await expectPath(page, '/login')

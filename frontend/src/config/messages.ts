@@ -84,6 +84,13 @@ export const messages = {
 /** Texts the spec does not name, kept here so every string lives in this module. */
 export const extraMessages = {
   collectionNoSearchMatch: (query: string) => `No labels match “${query}”.`,
+  noTagMatch: (query: string) => `No tag matches “${query}”.`,
+  feedEnd: "You're all caught up",
+  feedEndDetail: 'That is every release from the labels you follow.',
+  collectionLoadFailed: 'Failed to load labels. Please try again.',
+  exploreAllShown: 'You have seen every release that matches. Shuffle to start over.',
+  submitAlreadyListed: (name: string) => `${name} is already on Labelbase.`,
+  submitAlreadyFollowed: (name: string) => `${name} is already on Labelbase, and you follow it.`,
   notFound: "We couldn't find that page.",
   routeErrorTitle: 'Something went wrong',
   routeError: 'This page could not be shown. Reloading usually fixes it; if it does not, start again from the home page.',

@@ -24,6 +24,8 @@ export interface OptimisticToggleOptions {
   successMessage: (next: boolean) => string
   errorToast: (error: unknown) => string
   inlineError: string
+  /** True when the success toast of a save to `next` offers Undo (unfollow, unmark). */
+  undoable?: (next: boolean) => boolean
   throttle?: Throttle
 }
 
@@ -53,7 +55,8 @@ export function useOptimisticToggle(options: OptimisticToggleOptions): Optimisti
     mutationKey,
     mutationFn: ({ id, next }: ToggleVariables) => options.persist(id, next),
     onSuccess: async (_data, { id, next }) => {
-      toast.success(options.successMessage(next), TOAST_SUCCESS_MS)
+      const undo = options.undoable?.(next) ? { label: 'Undo', onClick: () => toggle(id, next) } : undefined
+      toast.success(options.successMessage(next), TOAST_SUCCESS_MS, undo)
       try {
         await options.onSaved?.(id, next)
       } catch (error) {

@@ -22,11 +22,14 @@ describe('list loads', () => {
   it('turn procedure failures into empty results', () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {})
     expect(listOrEmpty({ data: null, error: { message: 'function failed', status: 400 } }, 'rpc')).toEqual([])
-    expect(orFallback({ data: null, error: { message: 'boom', status: 500 } }, 0, 'count')).toBe(0)
+    expect(orFallback({ data: null, error: { message: 'bad argument', status: 400 } }, 0, 'count')).toBe(0)
   })
 
   it('raise network failures so the page can report them', () => {
     expect(() => listOrEmpty({ data: null, error: { message: 'TypeError: Failed to fetch', status: 0 } }, 'rpc')).toThrow(RequestError)
+    // A server failure says nothing about the list: it is an error, not "no rows".
+    expect(() => listOrEmpty({ data: null, error: { message: 'boom', status: 500 } }, 'rpc')).toThrow(RequestError)
+    expect(() => orFallback({ data: null, error: { message: 'unavailable', status: 503 } }, 0, 'count')).toThrow(RequestError)
   })
 
   it('pass rows through and map null to empty', () => {

@@ -44,12 +44,14 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
- * List loads turn a procedure failure into an empty result (SPEC §8); only a request that
- * never reached the server is raised, so the page can show its load error.
+ * List loads turn a procedure's own failure (a 4xx: the procedure refused its arguments)
+ * into an empty result (SPEC §8). A request that never reached the server, or a server
+ * failure (5xx), is raised instead: an empty list would claim "nothing there" when nothing is
+ * known, so the page shows its load error with a retry.
  */
 export function orFallback<T>(result: ApiResult<T | null>, fallback: T, what: string): T {
   if (!result.error) return result.data ?? fallback
-  if (result.error.status === 0) throw new RequestError(result.error)
+  if (result.error.status === 0 || result.error.status >= 500) throw new RequestError(result.error)
   console.warn(`${what} failed:`, result.error.message)
   return fallback
 }

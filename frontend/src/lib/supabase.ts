@@ -4,6 +4,8 @@
  */
 import { createClient, type AuthError, type Session, type SupabaseClient, type User } from '@supabase/supabase-js'
 import { getEnv } from '@/config/env'
+// Imported for its side effect first: it reads the auth link in the address before supabase-js clears it.
+import './auth-link'
 import type { Database } from '@/types/database'
 
 export interface ApiError {
@@ -28,7 +30,8 @@ export interface AuthSession {
   secondFactorPending?: boolean
 }
 
-export type AuthEvent = 'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED' | 'MFA_CHALLENGE_VERIFIED' | 'OTHER'
+export type AuthEvent =
+  'INITIAL_SESSION' | 'SIGNED_IN' | 'SIGNED_OUT' | 'TOKEN_REFRESHED' | 'USER_UPDATED' | 'MFA_CHALLENGE_VERIFIED' | 'PASSWORD_RECOVERY' | 'OTHER'
 
 let client: SupabaseClient<Database> | undefined
 
@@ -97,7 +100,7 @@ export async function getSession(): Promise<AuthSession | null> {
 
 /** Subscribes to auth events; returns the unsubscribe function. */
 export function onAuthStateChange(listener: (event: AuthEvent, session: AuthSession | null) => void): () => void {
-  const known: AuthEvent[] = ['INITIAL_SESSION', 'SIGNED_IN', 'SIGNED_OUT', 'TOKEN_REFRESHED', 'USER_UPDATED', 'MFA_CHALLENGE_VERIFIED']
+  const known: AuthEvent[] = ['INITIAL_SESSION', 'SIGNED_IN', 'SIGNED_OUT', 'TOKEN_REFRESHED', 'USER_UPDATED', 'MFA_CHALLENGE_VERIFIED', 'PASSWORD_RECOVERY']
   const { data } = supabase().auth.onAuthStateChange((event, session) => {
     listener(known.includes(event as AuthEvent) ? (event as AuthEvent) : 'OTHER', toSession(session))
   })
@@ -249,6 +252,19 @@ export async function selectEq<T extends TableName, C extends ColumnOf<T>>(
   limit?: number,
 ): Promise<ApiResult<Pick<Row<T>, C>[]>> {
   let query = untyped().from(table).select(column)
+  for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
+  if (limit !== undefined) query = query.limit(limit)
+  return result<Pick<Row<T>, C>[]>(await query)
+}
+
+/** SELECT some columns FROM table WHERE each filter is equal, optionally limited. */
+export async function selectColumnsEq<T extends TableName, C extends ColumnOf<T>>(
+  table: T,
+  columns: readonly C[],
+  filters: Partial<Row<T>>,
+  limit?: number,
+): Promise<ApiResult<Pick<Row<T>, C>[]>> {
+  let query = untyped().from(table).select(columns.join(','))
   for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
   if (limit !== undefined) query = query.limit(limit)
   return result<Pick<Row<T>, C>[]>(await query)

@@ -7,7 +7,16 @@ import { http, HttpResponse, type JsonBodyType } from 'msw'
 import { setupServer } from 'msw/node'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 
-export const apiServer = setupServer()
+/**
+ * Lists every page reads beside its main data (the filters' choices); a test overrides them
+ * with apiServer.use when it is about them.
+ */
+const defaultHandlers = [
+  http.post('*/rest/v1/rpc/get_label_tags', () => HttpResponse.json([])),
+  http.post('*/rest/v1/rpc/get_explore_genres', () => HttpResponse.json([])),
+]
+
+export const apiServer = setupServer(...defaultHandlers)
 
 /** Starts the server for the calling test file; a request without a handler fails the test. */
 export function setupApiServer() {

@@ -342,10 +342,14 @@ export type Database = {
         | { Args: { user_id_param: string; letter_filter?: string; tag_filter?: string; search_term?: string }; Returns: number }
       get_all_filtered_labels_by_listen_status:
         | { Args: { user_id_param: string; filter_type: string }; Returns: { id: number; label_name: string; label_url: string; tags: string[]; is_fully_checked: boolean }[] }
+      get_explore_genres:
+        | { Args: { time_range_days?: number }; Returns: { genre: string; releases: number }[] }
       get_filtered_labels_by_listen_status:
         | { Args: { user_id_param: string; filter_type: string; page_number: number; items_per_page: number; search_term?: string }; Returns: { id: number; label_name: string; label_url: string; tags: string[]; is_fully_checked: boolean }[] }
       get_followed_labels:
         | { Args: { user_id_param: string; page_number: number; items_per_page: number; letter_filter?: string; tag_filter?: string; search_term?: string }; Returns: { id: number; label_name: string; label_url: string; tags: string[] }[] }
+      get_label_tags:
+        | { Args: { followed: boolean }; Returns: { tag: string; labels: number }[] }
       get_latest_releases:
         | { Args: { user_id: string; label_ids?: number[]; page_size?: number; page?: number }; Returns: { id: number; label_id: number; title: string; artist: string; release_url: string; release_date: string; image_url: string; genres: string[]; rich: boolean; listened: boolean; labels: Json }[] }
       get_latest_releases_per_label:

@@ -2,6 +2,6 @@ import { ChangePasswordForm } from '@/features/auth/components/change-password-f
 import { useDocumentTitle } from '@/hooks/use-document-title'
 
 export default function ChangePasswordRoute() {
-  useDocumentTitle('Change password')
+  useDocumentTitle('Change Password')
   return <ChangePasswordForm />
 }

@@ -10,6 +10,7 @@ export default function CollectionRoute() {
   const listened = useListenedReleaseIds(user.id)
   return (
     <CollectionPage
+      isListened={(release) => listened.has(release.id)}
       renderRelease={(release) => {
         const isListened = listen.valueOf(release.id, listened.has(release.id))
         return (

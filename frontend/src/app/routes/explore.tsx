@@ -11,6 +11,7 @@ export default function ExploreRoute() {
         const listened = listen.valueOf(release.id, Boolean(release.listened))
         return (
           <ReleaseCard
+            row
             release={release}
             listened={listened}
             saving={listen.isSaving(release.id)}

@@ -2,6 +2,6 @@ import { ForgotPasswordForm } from '@/features/auth/components/forgot-password-f
 import { useDocumentTitle } from '@/hooks/use-document-title'
 
 export default function ForgotPasswordRoute() {
-  useDocumentTitle('Reset password')
+  useDocumentTitle('Reset Password')
   return <ForgotPasswordForm />
 }

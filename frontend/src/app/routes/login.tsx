@@ -7,10 +7,10 @@ import { useAuth } from '@/lib/auth'
 export default function LoginRoute() {
   const { status } = useAuth()
   const secondStep = status === 'needs-second-factor'
-  useDocumentTitle(secondStep ? 'Two-step verification' : 'Sign in')
+  useDocumentTitle(secondStep ? 'Two-Step Verification' : 'Sign In')
   if (!secondStep) return <LoginForm />
   return (
-    <AuthCard title="Two-step verification" subtitle="Enter the 6-digit code from your authenticator app.">
+    <AuthCard title="Two-Step Verification" subtitle="Enter the 6-digit code from your authenticator app.">
       <SecondFactorForm />
     </AuthCard>
   )

@@ -27,7 +27,7 @@ describe('RouteError', () => {
     renderWithProviders(<RouterProvider router={router} />)
     expect(await screen.findByRole('heading', { name: extraMessages.routeErrorTitle })).toBeTruthy()
     expect(screen.getByText(extraMessages.routeError)).toBeTruthy()
-    expect(screen.getByRole('button', { name: 'Reload page' })).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Reload Page' })).toBeTruthy()
     fireEvent.click(screen.getByRole('link', { name: 'Go home' }))
     expect(await screen.findByText('home page')).toBeTruthy()
   })

@@ -24,7 +24,7 @@ export function RouteError() {
       <h1 className="mt-4 text-2xl font-bold text-zinc-900">{extraMessages.routeErrorTitle}</h1>
       <p className="mt-2 text-zinc-600">{extraMessages.routeError}</p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <Button onClick={() => window.location.reload()}>Reload page</Button>
+        <Button onClick={() => window.location.reload()}>Reload Page</Button>
         <Link to={paths.home.getHref()} className={cn(buttonClasses('secondary'))}>
           Go home
         </Link>

@@ -11,7 +11,7 @@ export function AppLayout() {
         Skip to content
       </a>
       <NavBar />
-      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-10">
+      <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-10 3xl:max-w-[1520px] 4xl:max-w-[1800px]">
         <Outlet />
       </main>
       <footer className="border-t border-zinc-200 py-6 text-center text-xs text-zinc-500">Labelbase · follow the labels you love</footer>

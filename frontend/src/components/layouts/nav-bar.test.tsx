@@ -9,7 +9,17 @@ import { NavBar } from './nav-bar'
 function renderNav(user: AuthUser) {
   const router = createMemoryRouter([{ path: '*', element: <NavBar /> }], { initialEntries: ['/'] })
   render(
-    <AuthContext.Provider value={{ status: 'signed-in', user, signOut: vi.fn(async () => null) }}>
+    <AuthContext.Provider
+      value={{
+        status: 'signed-in',
+        user,
+        recovery: false,
+        linkError: null,
+        endRecovery: vi.fn(),
+        dismissLinkError: vi.fn(),
+        signOut: vi.fn(async () => null),
+      }}
+    >
       <RouterProvider router={router} />
     </AuthContext.Provider>,
   )

@@ -81,7 +81,7 @@ export function NavBar() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-zinc-200 bg-white/90 backdrop-blur">
-      <div ref={mobileRef} className="mx-auto max-w-7xl px-4 sm:px-6">
+      <div ref={mobileRef} className="mx-auto max-w-7xl px-4 sm:px-6 3xl:max-w-[1520px] 4xl:max-w-[1800px]">
         <nav aria-label="Main" className="flex h-16 items-center justify-between gap-4">
           <BrandMark />
           {signedIn ? (
@@ -101,8 +101,9 @@ export function NavBar() {
                   aria-expanded={menuOpen}
                   aria-controls="user-menu"
                   onClick={() => setMenuOpen((open) => !open)}
+                  title={user.email}
                   className={cn(
-                    'flex max-w-56 items-center gap-2 rounded-full border border-zinc-200 py-1 pr-3 pl-1 text-sm text-zinc-700 hover:bg-zinc-50',
+                    'flex max-w-56 items-center gap-2 rounded-full border border-zinc-200 py-1 pr-3 pl-1 text-sm text-zinc-700 hover:bg-zinc-50 lg:max-w-80 xl:max-w-none',
                     focusRing,
                   )}
                 >

@@ -6,6 +6,7 @@
  */
 import { type KeyboardEvent, type ReactNode, useEffect, useEffectEvent, useId, useRef } from 'react'
 import { focusRing } from './button'
+import { useToastLayer } from './toast'
 import { cn } from '@/lib/cn'
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
@@ -48,6 +49,8 @@ function OpenModal({ onClose, title, description, children }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null)
   // The latest onClose, for the listeners the mount effect adds once.
   const close = useEffectEvent(onClose)
+  // Toasts shown while the dialog is open appear above it, not under its backdrop.
+  useToastLayer(dialogRef)
 
   useEffect(() => {
     const dialog = dialogRef.current

@@ -1,32 +1,53 @@
 /**
  * A small toast system: one live region, success/info toasts as role=status and errors as
- * role=alert, each dismissed after its duration or by its close button.
+ * role=alert, each dismissed after its duration (paused while pointed at or focused) or by its
+ * close button. A toast may carry one action (Undo).
+ *
+ * - Identical toasts do not stack: showing a message already on screen restarts that toast.
+ * - An open native <dialog> is in the browser's top layer and makes the page behind it inert,
+ *   so a region outside it would be painted under its backdrop and could not be clicked. While
+ *   a dialog is open (see useToastLayer) the region is rendered inside it instead.
+ * - On a phone (narrow screen) a toast must not cover the control just pressed: the region
+ *   goes to the half of the screen away from the last press.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react'
+import { createPortal } from 'react-dom'
 import { TOAST_DEFAULT_MS } from '@/config/constants'
 import { cn } from '@/lib/cn'
 
 export type ToastKind = 'success' | 'error' | 'info'
+
+export interface ToastAction {
+  label: string
+  onClick: () => void
+}
 
 interface ToastItem {
   id: number
   kind: ToastKind
   message: string
   durationMs: number
+  action?: ToastAction
 }
 
 export interface ToastApi {
-  success: (message: string, durationMs?: number) => void
+  success: (message: string, durationMs?: number, action?: ToastAction) => void
   error: (message: string, durationMs?: number) => void
   info: (message: string, durationMs?: number) => void
 }
 
 const ToastContext = createContext<ToastApi | null>(null)
 
+/** Registers the open dialogs the toasts render into, innermost last. */
+const LayerContext = createContext<((element: HTMLElement) => () => void) | null>(null)
+
+/** Phones: below this width toasts span the screen and must keep clear of the last press. */
+const NARROW_QUERY = '(max-width: 639px)'
+
 const kindStyles: Record<ToastKind, string> = {
   success: 'border-emerald-200 bg-white text-zinc-900 [&_svg]:text-emerald-600',
   error: 'border-red-200 bg-white text-zinc-900 [&_svg]:text-red-600',
-  info: 'border-sky-200 bg-white text-zinc-900 [&_svg]:text-sky-600',
+  info: 'border-violet-200 bg-white text-zinc-900 [&_svg]:text-violet-600',
 }
 
 function ToastIcon({ kind }: { kind: ToastKind }) {
@@ -53,15 +74,22 @@ function ToastIcon({ kind }: { kind: ToastKind }) {
 }
 
 function Toast({ item, onDismiss }: { item: ToastItem; onDismiss: (id: number) => void }) {
+  // Paused while the pointer is on it or focus is in it, so its action can be reached.
+  const [held, setHeld] = useState(false)
   useEffect(() => {
+    if (held) return
     const timer = setTimeout(() => onDismiss(item.id), item.durationMs)
     return () => clearTimeout(timer)
-  }, [item.id, item.durationMs, onDismiss])
+  }, [item.id, item.durationMs, onDismiss, held])
 
   return (
     <div
       role={item.kind === 'error' ? 'alert' : 'status'}
       data-toast={item.kind}
+      onPointerEnter={() => setHeld(true)}
+      onPointerLeave={() => setHeld(false)}
+      onFocus={() => setHeld(true)}
+      onBlur={() => setHeld(false)}
       className={cn(
         'pointer-events-auto flex w-full items-start gap-3 rounded-xl border px-4 py-3 text-sm shadow-lg shadow-zinc-900/10',
         kindStyles[item.kind],
@@ -69,6 +97,18 @@ function Toast({ item, onDismiss }: { item: ToastItem; onDismiss: (id: number) =
     >
       <ToastIcon kind={item.kind} />
       <p className="min-w-0 flex-1 break-words">{item.message}</p>
+      {item.action && (
+        <button
+          type="button"
+          onClick={() => {
+            item.action?.onClick()
+            onDismiss(item.id)
+          }}
+          className="-my-1 rounded-md px-2 py-1 font-semibold text-violet-700 hover:bg-violet-50 focus-visible:outline-2 focus-visible:outline-violet-600"
+        >
+          {item.action.label}
+        </button>
+      )}
       <button
         type="button"
         onClick={() => onDismiss(item.id)}
@@ -83,39 +123,90 @@ function Toast({ item, onDismiss }: { item: ToastItem; onDismiss: (id: number) =
   )
 }
 
+function subscribeNarrow(onChange: () => void) {
+  if (typeof window.matchMedia !== 'function') return () => {}
+  const query = window.matchMedia(NARROW_QUERY)
+  query.addEventListener('change', onChange)
+  return () => query.removeEventListener('change', onChange)
+}
+const isNarrow = () => typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches
+
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<ToastItem[]>([])
+  const [layers, setLayers] = useState<HTMLElement[]>([])
+  const [edge, setEdge] = useState<'top' | 'bottom'>('bottom')
+  const narrow = useSyncExternalStore(subscribeNarrow, isNarrow, () => false)
   const nextId = useRef(1)
+  const lastPressY = useRef<number | null>(null)
+
+  useEffect(() => {
+    const onPress = (event: PointerEvent) => {
+      lastPressY.current = event.clientY
+    }
+    document.addEventListener('pointerdown', onPress, true)
+    return () => document.removeEventListener('pointerdown', onPress, true)
+  }, [])
 
   const dismiss = useCallback((id: number) => setToasts((list) => list.filter((t) => t.id !== id)), [])
-  const show = useCallback((kind: ToastKind, message: string, durationMs = TOAST_DEFAULT_MS) => {
+  const show = useCallback((kind: ToastKind, message: string, durationMs = TOAST_DEFAULT_MS, action?: ToastAction) => {
     const id = nextId.current++
-    setToasts((list) => [...list.slice(-4), { id, kind, message, durationMs }])
+    // A press in the lower half of a phone's screen puts the toasts at the top, and the other way round.
+    const y = lastPressY.current
+    setEdge(y !== null && y > window.innerHeight / 2 ? 'top' : 'bottom')
+    // The same message again replaces the one on screen (a new id restarts its timer).
+    setToasts((list) => [...list.filter((t) => t.kind !== kind || t.message !== message).slice(-4), { id, kind, message, durationMs, action }])
   }, [])
 
   const api = useMemo<ToastApi>(
     () => ({
-      success: (message, ms) => show('success', message, ms),
+      success: (message, ms, action) => show('success', message, ms, action),
       error: (message, ms) => show('error', message, ms),
       info: (message, ms) => show('info', message, ms),
     }),
     [show],
   )
 
+  const register = useCallback((element: HTMLElement) => {
+    setLayers((list) => [...list, element])
+    return () => setLayers((list) => list.filter((e) => e !== element))
+  }, [])
+
+  const top = narrow && edge === 'top'
+  const region = (
+    <div
+      role="region"
+      aria-label="Notifications"
+      data-edge={top ? 'top' : 'bottom'}
+      className={cn(
+        'pointer-events-none fixed inset-x-3 z-[60] m-0 flex flex-col items-stretch gap-2 border-0 bg-transparent p-0 sm:inset-x-auto sm:top-auto sm:right-4 sm:bottom-4 sm:w-96',
+        top ? 'top-3' : 'bottom-3',
+      )}
+    >
+      {toasts.map((item) => (
+        <Toast key={item.id} item={item} onDismiss={dismiss} />
+      ))}
+    </div>
+  )
+  const layer = layers.at(-1)
+
   return (
     <ToastContext.Provider value={api}>
-      {children}
-      <div
-        role="region"
-        aria-label="Notifications"
-        className="pointer-events-none fixed inset-x-3 bottom-3 z-[60] flex flex-col items-stretch gap-2 sm:inset-x-auto sm:right-4 sm:bottom-4 sm:w-96"
-      >
-        {toasts.map((item) => (
-          <Toast key={item.id} item={item} onDismiss={dismiss} />
-        ))}
-      </div>
+      <LayerContext.Provider value={register}>
+        {children}
+        {layer ? createPortal(region, layer) : region}
+      </LayerContext.Provider>
     </ToastContext.Provider>
   )
+}
+
+/** Renders the toasts inside `ref`'s element (an open modal <dialog>) while the caller is mounted. */
+export function useToastLayer(ref: RefObject<HTMLElement | null>) {
+  const register = useContext(LayerContext)
+  useEffect(() => {
+    const element = ref.current
+    if (!register || !element) return
+    return register(element)
+  }, [register, ref])
 }
 
 export function useToast(): ToastApi {

@@ -32,7 +32,7 @@ export function ChangePasswordForm() {
   }
 
   return (
-    <AuthCard title="Change password" subtitle={`Signed in as ${user.email}`}>
+    <AuthCard title="Change Password" subtitle={`Signed in as ${user.email}`}>
       <form onSubmit={onSubmit} className="space-y-4">
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <TextField

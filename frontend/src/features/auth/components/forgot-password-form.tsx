@@ -25,19 +25,19 @@ export function ForgotPasswordForm() {
       toast.error(result.message, TOAST_ERROR_MS)
       return
     }
-    toast.success(messages.auth.recoverySent)
+    // The page says it (below, with how long the link lasts); a toast would say it twice.
     setSent(true)
   }
 
   return (
     <AuthCard
-      title="Reset password"
+      title="Reset Password"
       subtitle="We will email you a link to choose a new password."
       footer={
         <>
           Remembered it?{' '}
           <Link to={paths.login.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
-            Sign in
+            Sign In
           </Link>
         </>
       }
@@ -50,7 +50,7 @@ export function ForgotPasswordForm() {
         <form onSubmit={onSubmit} className="space-y-4">
           <TextField label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
           <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? 'Sending…' : 'Send reset link'}
+            {busy ? 'Sending…' : 'Send Reset Link'}
           </Button>
         </form>
       )}

@@ -36,13 +36,13 @@ export function LoginForm() {
 
   return (
     <AuthCard
-      title="Sign in"
+      title="Sign In"
       subtitle="Welcome back to Labelbase."
       footer={
         <>
           Have an invite code?{' '}
           <Link to={paths.signup.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
-            Create an account
+            Create an Account
           </Link>
         </>
       }
@@ -60,7 +60,7 @@ export function LoginForm() {
         />
         <div className="text-right text-sm">
           <Link to={paths.forgotPassword.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
-            Forgot password?
+            Forgot Password?
           </Link>
         </div>
         <Button type="submit" className="w-full" disabled={busy}>

@@ -1,5 +1,5 @@
-import { useState, type FormEvent } from 'react'
-import { Link, useNavigate } from 'react-router'
+import { useEffect, useState, type FormEvent } from 'react'
+import { Link, Navigate, useNavigate } from 'react-router'
 import { Button, focusRing } from '@/components/ui/button'
 import { PageSpinner } from '@/components/ui/spinner'
 import { TextField } from '@/components/ui/text-field'
@@ -12,29 +12,55 @@ import { cn } from '@/lib/cn'
 import { setNewPassword } from '../api/recover'
 import { AuthCard } from './auth-card'
 
+/** The message for a link error: ours for a used or expired link, else the server's words. */
+export function linkErrorMessage(error: { code: string; description: string }): string {
+  if (error.code === 'otp_expired' || !error.description) return messages.auth.recoveryLinkInvalid
+  return error.description
+}
+
+const linkClasses = cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)
+
 /**
- * The page a reset link lands on. supabase-js has already read the session
- * from the URL fragment, so a signed-in visitor chooses a new password; a
- * signed-out one came with a used or expired link.
+ * The page a reset link leads to (the route guards send a recovery session here from any
+ * route). A recovery session chooses a new password; a used or expired link shows why; a
+ * member signed in the ordinary way changes the password with the current one instead
+ * (Change Password); anyone else came with a link that no longer works.
  */
 export function ResetPasswordForm() {
-  const { status, user } = useAuth()
+  const { status, user, recovery, linkError, endRecovery, dismissLinkError } = useAuth()
   const toast = useToast()
   const navigate = useNavigate()
   const [form, setForm] = useState({ next: '', confirm: '' })
   const [busy, setBusy] = useState(false)
+  // Set once the new password is saved: leaving recovery must not bounce the page to Change Password.
+  const [finished, setFinished] = useState(false)
+  // The link's error is shown here once: kept by the page, and cleared from the session state
+  // so that the route guards stop sending the member here when they go on elsewhere.
+  const [shownError] = useState(linkError)
+  useEffect(() => {
+    if (linkError) dismissLinkError()
+  }, [linkError, dismissLinkError])
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }))
 
   if (status === 'loading') return <PageSpinner />
-  if (status === 'signed-out' || !user) {
+  if (shownError || status === 'signed-out' || !user) {
     return (
-      <AuthCard title="Reset password" subtitle={messages.auth.recoveryLinkInvalid}>
-        <Link to={paths.forgotPassword.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
-          Request a new link
-        </Link>
+      <AuthCard title="Reset Password" subtitle={shownError ? linkErrorMessage(shownError) : messages.auth.recoveryLinkInvalid}>
+        <div className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+          <Link to={paths.forgotPassword.getHref()} className={linkClasses}>
+            Request a New Link
+          </Link>
+          {user && (
+            <Link to={paths.changePassword.getHref()} className={linkClasses}>
+              Change Password
+            </Link>
+          )}
+        </div>
       </AuthCard>
     )
   }
+  // Signed in without a reset link: changing the password needs the current one.
+  if (!recovery && !finished) return <Navigate to={paths.changePassword.getHref()} replace />
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault()
@@ -45,12 +71,14 @@ export function ResetPasswordForm() {
       toast.error(result.message, TOAST_ERROR_MS)
       return
     }
+    setFinished(true)
+    endRecovery()
     toast.success(messages.auth.passwordReset)
     navigate(paths.home.getHref(), { replace: true })
   }
 
   return (
-    <AuthCard title="Choose a new password" subtitle={`For ${user.email}`}>
+    <AuthCard title="Choose a New Password" subtitle={`For ${user.email}`}>
       <form onSubmit={onSubmit} className="space-y-4">
         <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <TextField label="New password" name="new-password" type="password" autoComplete="new-password" required value={form.next} onChange={set('next')} />
@@ -64,7 +92,7 @@ export function ResetPasswordForm() {
           onChange={set('confirm')}
         />
         <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? 'Saving…' : 'Set new password'}
+          {busy ? 'Saving…' : 'Set New Password'}
         </Button>
       </form>
     </AuthCard>

@@ -41,13 +41,13 @@ export function SignupForm() {
 
   return (
     <AuthCard
-      title="Create your account"
+      title="Create Your Account"
       subtitle="Labelbase is members-only: you need an invite code to join."
       footer={
         <>
           Already a member?{' '}
           <Link to={paths.login.getHref()} className={cn('rounded-sm font-medium text-violet-700 hover:underline', focusRing)}>
-            Sign in
+            Sign In
           </Link>
         </>
       }

@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { useCallback } from 'react'
 import { COLLECTION_FALLBACK_PAGE_SIZE, type CollectionFilterType } from '@/config/constants'
-import { messages } from '@/config/messages'
 import { listOrEmpty, orFallback, RequestError } from '@/lib/errors'
 import { queryKeys } from '@/lib/query-keys'
 import { seededShuffle } from '@/lib/seeded-shuffle'
@@ -23,7 +22,7 @@ export async function getCollectionLabels(userId: string, filterType: Collection
     filter_type: filterType,
   })
   if (!primary.error) return normalize(primary.data ?? [])
-  if (primary.error.status === 0) throw new RequestError(primary.error)
+  if (primary.error.status === 0 || primary.error.status >= 500) throw new RequestError(primary.error)
 
   const [countResult, rowsResult] = await Promise.all([
     rpc('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
@@ -58,6 +57,20 @@ export function useCollectionLabels(userId: string, filterType: CollectionFilter
     },
     gcTime: 0,
     select,
-    meta: { errorMessage: messages.load.collectionLabels },
+  })
+}
+
+/**
+ * The server's "all releases listened" flag of every followed label, asked again whenever
+ * `listenedKey` (the listened state of the strips it concerns) changes, so a card whose strip
+ * does not hold all its releases learns from the server whether the last one was just marked.
+ */
+export function useFullyListenedFlags(userId: string, listenedKey: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['collection-flags', userId, listenedKey],
+    queryFn: async () => new Map((await getCollectionLabels(userId, 'all')).map((label) => [label.id, label.is_fully_checked])),
+    enabled,
+    placeholderData: keepPreviousData,
+    gcTime: 0,
   })
 }

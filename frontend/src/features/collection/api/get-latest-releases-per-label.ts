@@ -22,13 +22,14 @@ export async function getLatestReleasesPerLabel(labelIds: number[]): Promise<Map
 }
 
 /**
- * The latest releases of the labels on the shown page. A failure leaves each label with no
- * releases (SPEC §8: list loads give empty results rather than errors).
+ * The latest releases of the labels on the shown page. The procedure's own failure (4xx) leaves
+ * each label with no releases (SPEC §8); a network or server failure is an error, which the page
+ * shows with Try Again instead of claiming the labels have no releases.
  */
 export function useLatestReleasesPerLabel(labelIds: readonly number[]) {
   return useQuery({
     queryKey: queryKeys.collectionReleases(labelIds),
-    queryFn: () => getLatestReleasesPerLabel([...labelIds]).catch(() => new Map(labelIds.map((id) => [id, [] as Release[]]))),
+    queryFn: () => getLatestReleasesPerLabel([...labelIds]),
     enabled: labelIds.length > 0,
   })
 }

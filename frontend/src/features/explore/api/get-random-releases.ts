@@ -1,6 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { EXPLORE_COUNT } from '@/config/constants'
-import { messages } from '@/config/messages'
 import { listOrEmpty } from '@/lib/errors'
 import { queryKeys } from '@/lib/query-keys'
 import { toRelease } from '@/lib/release-row'
@@ -40,6 +39,5 @@ export function useRandomReleases(userId: string, filters: ExploreFilters, exclu
     staleTime: Infinity,
     gcTime: 0,
     placeholderData: keepPreviousData,
-    meta: { errorMessage: (error: Error) => messages.load.releases(error.message) },
   })
 }

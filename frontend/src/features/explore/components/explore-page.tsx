@@ -2,15 +2,18 @@ import { useMemo, useState, type ReactNode } from 'react'
 import { Button, focusRing } from '@/components/ui/button'
 import { FilterChip } from '@/components/ui/chip'
 import { EmptyState } from '@/components/ui/empty-state'
+import { LoadError } from '@/components/ui/load-error'
 import { PageHeader } from '@/components/ui/page-header'
 import { Skeleton } from '@/components/ui/skeleton'
 import { EXPLORE_COUNT, EXPLORE_DEFAULT_TIME_RANGE_DAYS, EXPLORE_TIME_RANGES } from '@/config/constants'
-import { messages } from '@/config/messages'
+import { extraMessages, messages } from '@/config/messages'
 import { useSearchParamState, type SearchParamChanges } from '@/hooks/use-search-param-state'
 import { useUser } from '@/lib/auth'
 import { cn } from '@/lib/cn'
 import type { Release } from '@/types/api'
+import { useExploreGenres } from '../api/get-explore-genres'
 import { useRandomReleases, type ExploreFilters } from '../api/get-random-releases'
+import { errorMessage } from '@/lib/errors'
 import { FilterPanel, timeRangeIndex } from './filter-panel'
 
 export interface ExploreCardOptions {
@@ -23,6 +26,8 @@ interface ExplorePageProps {
 }
 
 const PANEL_ID = 'explore-filter-panel'
+/** Nine compact cards, three by three from tablets up, so all nine fit a 1280×800 screen beside the panel. */
+const gridClasses = 'grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3'
 const NO_RELEASES: Release[] = []
 
 /** The applied filters from the URL: ?range=<days> (one of the options) and ?genre= repeated. */
@@ -54,11 +59,19 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
   const query = useRandomReleases(user.id, applied, excluded)
   const releases = query.data ?? NO_RELEASES
   const loading = query.isFetching
-  const seenGenres = useSeenGenres(query.data)
+  // Every genre of the range the panel is set to, from the first visit (not only those seen).
+  const rangeGenres = useExploreGenres(panelOpen ? staged.timeRangeDays : applied.timeRangeDays, panelOpen)
+  // Shuffle has shown every match when a pick that avoids them comes back empty.
+  const allShown = !query.isPlaceholderData && query.isSuccess && releases.length === 0 && excluded.length > 0
 
   const apply = (filters: ExploreFilters) => setParams(filterParams(filters))
 
   const shuffle = () => {
+    // Every match shown: start over with all of them.
+    if (allShown) {
+      setShown({ filters: appliedKey, ids: [] })
+      return
+    }
     const ids = [...new Set([...excluded, ...releases.map((release) => release.id)])]
     if (ids.length === excluded.length) void query.refetch()
     else setShown({ filters: appliedKey, ids })
@@ -87,8 +100,8 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
   }
 
   const panelGenres = useMemo(
-    () => [...new Set([...staged.genres, ...applied.genres, ...seenGenres])].sort((a, b) => a.localeCompare(b)),
-    [staged.genres, applied.genres, seenGenres],
+    () => [...new Set([...staged.genres, ...applied.genres, ...(rangeGenres.data ?? [])])].sort((a, b) => a.localeCompare(b)),
+    [staged.genres, applied.genres, rangeGenres.data],
   )
   const rangeLabel = EXPLORE_TIME_RANGES[timeRangeIndex(applied.timeRangeDays)].label
 
@@ -150,18 +163,25 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
           />
         )}
         <div aria-busy={loading} className="min-w-0">
-          {query.isPending ? (
-            <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3">
+          {query.isError && !query.isPlaceholderData ? (
+            <LoadError message={messages.load.releases(errorMessage(query.error))} onRetry={() => void query.refetch()} retrying={loading} />
+          ) : query.isPending ? (
+            <div className={gridClasses}>
               {Array.from({ length: EXPLORE_COUNT }, (_, i) => (
-                <Skeleton key={i} className="aspect-[3/4] rounded-2xl" />
+                <Skeleton key={i} className="h-32 rounded-2xl sm:h-36" />
               ))}
             </div>
           ) : releases.length === 0 ? (
-            <EmptyState message={messages.empty.explore} />
+            <EmptyState
+              message={messages.empty.explore}
+              action={allShown ? <p className="text-sm text-zinc-500">{extraMessages.exploreAllShown}</p> : undefined}
+            />
           ) : (
-            <div className={cn('grid grid-cols-1 gap-5 transition-opacity sm:grid-cols-2 lg:grid-cols-3', loading && 'opacity-60')}>
-              {releases.map((release) => (
-                <div key={release.id} className="contents">
+            // The cards on screen stay as they are while the next pick loads (Shuffle shows it
+            // is busy); the new ones fade in one by one instead of the grid dimming as a whole.
+            <div className={gridClasses}>
+              {releases.map((release, index) => (
+                <div key={release.id} className="min-w-0 motion-safe:animate-card-in" style={{ animationDelay: `${index * 25}ms` }}>
                   {renderRelease(release, { onGenreClick, activeGenres: applied.genres })}
                 </div>
               ))}
@@ -174,14 +194,3 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
 }
 
 const NO_IDS: number[] = []
-
-/** Every genre seen on this visit, sorted, for the filter panel's chips. */
-function useSeenGenres(releases: Release[] | undefined): string[] {
-  const [seen, setSeen] = useState<{ from: Release[] | undefined; genres: string[] }>({ from: undefined, genres: [] })
-  if (releases !== seen.from) {
-    const all = new Set(seen.genres)
-    releases?.forEach((release) => release.genres.forEach((genre) => all.add(genre)))
-    setSeen({ from: releases, genres: all.size === seen.genres.length ? seen.genres : [...all].sort((a, b) => a.localeCompare(b)) })
-  }
-  return seen.genres
-}

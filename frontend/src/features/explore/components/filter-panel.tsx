@@ -65,7 +65,7 @@ export function FilterPanel({ id, staged, genres, onChange, onApply, onClose }: 
       <fieldset className="mb-6">
         <legend className="mb-2 text-sm font-medium text-zinc-700">Genres</legend>
         {genres.length === 0 ? (
-          <p className="text-sm text-zinc-500">Genres appear here as you explore.</p>
+          <p className="text-sm text-zinc-500">No releases in this time range have genres.</p>
         ) : (
           <div className="flex max-h-56 flex-wrap gap-1.5 overflow-y-auto">
             {genres.map((genre) => (

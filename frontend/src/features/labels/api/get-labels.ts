@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query'
 import { LABELS_PAGE_SIZE } from '@/config/constants'
-import { messages } from '@/config/messages'
 import { listOrEmpty, orFallback } from '@/lib/errors'
 import { nextPageFor } from '@/lib/pagination'
 import { queryKeys } from '@/lib/query-keys'
@@ -78,7 +77,6 @@ export function labelsQueryOptions(userId: string, tab: LabelsTab, filters: Labe
     getNextPageParam: (_last, pages) => nextLabelsPage(pages),
     // A tab switch or filter change loads the list afresh (SPEC §4): a list not shown is dropped.
     gcTime: 0,
-    meta: { errorMessage: messages.load.labels(tab) },
   })
 }
 

@@ -1,7 +1,8 @@
 import { useMemo, type ReactNode } from 'react'
-import { focusRing } from '@/components/ui/button'
-import { Chip, FilterChip } from '@/components/ui/chip'
+import { Button, focusRing } from '@/components/ui/button'
+import { FilterChip } from '@/components/ui/chip'
 import { EmptyState } from '@/components/ui/empty-state'
+import { LoadError } from '@/components/ui/load-error'
 import { PageHeader } from '@/components/ui/page-header'
 import { Skeleton } from '@/components/ui/skeleton'
 import { Spinner } from '@/components/ui/spinner'
@@ -10,6 +11,7 @@ import { inputClasses } from '@/components/ui/text-field'
 import { LABELS_SEARCH_DEBOUNCE_MS } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { useDebouncedCallback } from '@/hooks/use-debounced-callback'
+import { useExitTransition } from '@/hooks/use-exit-transition'
 import { useInfiniteScroll } from '@/hooks/use-infinite-scroll'
 import { oneOf, useSearchParamState } from '@/hooks/use-search-param-state'
 import { useSyncedInput } from '@/hooks/use-synced-input'
@@ -17,10 +19,11 @@ import { useUser } from '@/lib/auth'
 import { cn } from '@/lib/cn'
 import { appendUnique } from '@/lib/pagination'
 import type { Label } from '@/types/api'
+import { useLabelTags } from '../api/get-label-tags'
 import { useLabels, type LabelsTab } from '../api/get-labels'
 import { useFollowToggle } from '../hooks/use-follow-toggle'
-import { popularTags } from '../utils/popular-tags'
 import { LabelCard } from './label-card'
+import { TagRow } from './tag-row'
 
 const TABS = [
   { value: 'discover', label: 'Discover' },
@@ -42,9 +45,14 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
   const applySearch = useDebouncedCallback((search: string) => setParams({ q: search }, { replace: true }), LABELS_SEARCH_DEBOUNCE_MS)
 
   const list = useLabels(user.id, tab, filters)
-  const items = useMemo(() => (list.data?.pages ?? []).reduce<Label[]>((all, page) => appendUnique(all, page.rows), []), [list.data])
-  const count = list.data?.pages[0]?.total ?? null
+  const loaded = useMemo(() => (list.data?.pages ?? []).reduce<Label[]>((all, page) => appendUnique(all, page.rows), []), [list.data])
+  const items = useExitTransition(loaded)
+  const failed = list.isError && !list.isFetchNextPageError
+  const count = failed ? null : (list.data?.pages[0]?.total ?? null)
   const follow = useFollowToggle(tab)
+  // Both tabs' tags, so a tab switch knows at once whether the tag filter applies there.
+  const tabTags = { discover: useLabelTags(user.id, 'discover'), following: useLabelTags(user.id, 'following') }
+  const tags = tabTags[tab].data ?? []
 
   const canLoadMore = list.hasNextPage && !list.isFetching && !list.isFetchNextPageError
   const sentinelRef = useInfiniteScroll(() => void list.fetchNextPage({ cancelRefetch: false }), canLoadMore, items.length)
@@ -54,9 +62,11 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
     applySearch.cancel()
     setSearchInput('')
   }
+  // The search is cleared (SPEC §4); the tag stays only when labels of the new tab carry it.
   const changeTab = (next: LabelsTab) => {
     clearSearchInput()
-    setParams({ tab: next === 'discover' ? null : next, q: null })
+    const keepTag = filters.tag !== null && (tabTags[next].data ?? []).some((t) => t.tag === filters.tag)
+    setParams({ tab: next === 'discover' ? null : next, q: null, tag: keepTag ? filters.tag : null })
   }
   const changeTag = (tag: string | null) => {
     clearSearchInput()
@@ -66,11 +76,6 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
     clearSearchInput()
     setParams({ q: null })
   }
-
-  const tags = useMemo(() => {
-    const top = popularTags(items, 14)
-    return filters.tag && !top.includes(filters.tag) ? [filters.tag, ...top] : top
-  }, [items, filters.tag])
 
   const hasFilters = filters.tag !== null || filters.search !== ''
   const followedBase = tab === 'following'
@@ -113,20 +118,7 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
         </div>
       </div>
 
-      {tags.length > 0 && (
-        <div className="mb-4">
-          <h2 className="mb-2 text-xs font-semibold tracking-wide text-zinc-500 uppercase">Tags</h2>
-          <ul aria-label="Filter by tag" className="flex flex-wrap gap-1.5">
-            {tags.map((tag) => (
-              <li key={tag}>
-                <Chip active={filters.tag === tag} onClick={() => changeTag(filters.tag === tag ? null : tag)}>
-                  {tag}
-                </Chip>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <TagRow tags={tags} active={filters.tag} onChange={changeTag} />
 
       {hasFilters && (
         <div className="mb-4 flex flex-wrap items-center gap-2" aria-label="Active filters" role="group">
@@ -151,19 +143,26 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
         <p className="mb-4 text-sm text-zinc-600" aria-live="polite" data-testid="labels-count">
           {count !== null ? messages.labels.count(count, tab) : '\u00a0'}
         </p>
-        {initialLoading ? (
+        {failed ? (
+          <LoadError message={messages.load.labels(tab)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+        ) : initialLoading ? (
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {Array.from({ length: 8 }, (_, i) => (
               <Skeleton key={i} className="h-36 rounded-2xl" />
             ))}
           </div>
         ) : items.length === 0 ? (
-          <EmptyState message={tab === 'following' ? messages.empty.labelsFollowing : messages.empty.labelsDiscover} />
+          tab === 'following' && !hasFilters ? (
+            <EmptyState message={messages.empty.labelsFollowing} action={<Button onClick={() => changeTab('discover')}>Discover Labels</Button>} />
+          ) : (
+            <EmptyState message={tab === 'following' ? messages.empty.labelsFollowing : messages.empty.labelsDiscover} />
+          )
         ) : (
           <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
             {items.map((label) => (
               <LabelCard
                 key={label.id}
+                leaving={label.leaving}
                 label={label}
                 followed={follow.valueOf(label.id, followedBase)}
                 saving={follow.isSaving(label.id)}
@@ -180,6 +179,9 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
           <div className="flex justify-center py-6">
             <Spinner label="Loading more labels" />
           </div>
+        )}
+        {list.isFetchNextPageError && (
+          <LoadError compact message={messages.load.labels(tab)} onRetry={() => void list.fetchNextPage()} retrying={list.isFetching} />
         )}
       </div>
     </section>

@@ -1,5 +1,4 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
-import { messages } from '@/config/messages'
 import { unwrap } from '@/lib/errors'
 import { queryKeys } from '@/lib/query-keys'
 import { selectEq } from '@/lib/supabase'
@@ -10,11 +9,14 @@ export async function getFollowedLabelIds(userId: string): Promise<number[]> {
   return (rows ?? []).map((row) => Number(row.label_id))
 }
 
+/**
+ * The follows decide only which empty state the feed shows, so the feed reports their failure
+ * itself, in place of that empty state (no toast besides it).
+ */
 export function followedLabelIdsQueryOptions(userId: string) {
   return queryOptions({
     queryKey: queryKeys.followedLabelIds(userId),
     queryFn: () => getFollowedLabelIds(userId),
-    meta: { errorMessage: messages.load.followedLabels },
   })
 }
 

@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery, type QueryClient } from '@tanstack/react-query'
 import { NEW_RELEASES_PAGE_SIZE } from '@/config/constants'
-import { messages } from '@/config/messages'
 import { listOrEmpty } from '@/lib/errors'
 import { hasMoreAfterPage } from '@/lib/pagination'
 import { queryKeys } from '@/lib/query-keys'
@@ -27,7 +26,6 @@ export function latestReleasesQueryOptions(userId: string) {
     initialPageParam: 1,
     getNextPageParam: (lastPage: Release[], _pages, lastPageParam: number) =>
       hasMoreAfterPage(lastPage.length, NEW_RELEASES_PAGE_SIZE) ? lastPageParam + 1 : undefined,
-    meta: { errorMessage: (error: Error) => messages.load.releases(error.message) },
   })
 }
 

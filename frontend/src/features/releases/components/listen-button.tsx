@@ -25,8 +25,8 @@ export function ListenButton({ listened, saving, onToggle, size = 'md' }: Listen
       data-saving={saving || undefined}
       onClick={onToggle}
       className={cn(
-        'inline-flex w-full items-center justify-center gap-1.5 rounded-lg font-medium transition-colors',
-        size === 'sm' ? 'px-2 py-1 text-xs' : 'px-3 py-2 text-sm',
+        'inline-flex w-full items-center justify-center gap-1.5 rounded-lg font-medium whitespace-nowrap transition-colors',
+        size === 'sm' ? 'px-2 py-1 text-xs' : 'px-2 py-2 text-xs sm:px-3 sm:text-sm',
         listened ? 'bg-emerald-700 text-white hover:bg-emerald-800' : 'border border-zinc-300 bg-white text-zinc-800 hover:border-zinc-400 hover:bg-zinc-50',
         saving && 'cursor-progress opacity-70',
         focusRing,
@@ -35,7 +35,16 @@ export function ListenButton({ listened, saving, onToggle, size = 'md' }: Listen
       {listened ? (
         <CheckIcon />
       ) : (
-        <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+        // The empty circle is only a hint; on a phone's two-column grid the words need its room.
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 20 20"
+          className="size-4 shrink-0 max-sm:hidden"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+        >
           <circle cx="10" cy="10" r="6.5" />
         </svg>
       )}

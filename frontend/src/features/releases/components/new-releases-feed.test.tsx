@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { messages } from '@/config/messages'
+import { extraMessages, messages } from '@/config/messages'
 import { apiServer, networkError, rpc, selectRows, setupApiServer, writeTable } from '@/testing/api-server'
 import { range, releaseRow } from '@/testing/factories'
 import { renderPage, stubIntersectionObserver } from '@/testing/render-page'
@@ -53,12 +54,54 @@ describe('New Releases feed', () => {
     expect(await screen.findByText(messages.empty.feedNoReleases)).toBeTruthy()
   })
 
-  it('reports a failed load', async () => {
-    apiServer.use(selectRows('user_follow_labels', [{ label_id: 100 }]), rpc('get_latest_releases', networkError))
+  it.each([
+    ['a network failure', networkError],
+    ['a server failure', () => HttpResponse.json({ message: 'boom', code: 'XX000' }, { status: 500 })],
+  ])('shows a failed load (%s) as an error with a retry, never "Try following more labels!"', async (_name, failure) => {
+    let fail = true
+    apiServer.use(
+      selectRows(
+        'user_follow_labels',
+        range(100, 8).map((label_id) => ({ label_id })),
+      ),
+      rpc('get_latest_releases', () => (fail ? failure() : [releaseRow(1)])),
+    )
     renderPage(<NewReleasesFeed />)
-    const toast = await screen.findByRole('alert')
-    expect(toast.textContent).toContain(messages.load.releases(''))
-    expect(screen.getByText(messages.empty.feedNoReleases)).toBeTruthy()
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain(messages.load.releases(''))
+    expect(screen.queryByText(messages.empty.feedNoReleases)).toBeNull()
+    expect(screen.getAllByRole('alert')).toHaveLength(1)
+    fail = false
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }))
+    expect(await screen.findByRole('article', { name: 'Release 1 by Artist 1' })).toBeTruthy()
+  })
+
+  it('does not guess the empty state when the follows failed to load', async () => {
+    apiServer.use(
+      http.get('*/rest/v1/user_follow_labels', () => HttpResponse.json({ message: 'boom' }, { status: 500 })),
+      rpc('get_latest_releases', () => []),
+    )
+    renderPage(<NewReleasesFeed />)
+    const alert = await screen.findByRole('alert')
+    expect(alert.textContent).toContain(messages.load.followedLabels)
+    // Said once: in place of the empty state, not in a toast as well.
+    expect(screen.getAllByText(messages.load.followedLabels)).toHaveLength(1)
+    expect(within(alert).getByRole('button', { name: 'Try Again' })).toBeTruthy()
+    expect(screen.queryByText(messages.empty.feedNoReleases)).toBeNull()
+    expect(screen.queryByText(messages.empty.feedNothingFollowed)).toBeNull()
+  })
+
+  it('ends with "you\'re all caught up" once the last page is in, and not before', async () => {
+    const scroll = stubIntersectionObserver()
+    apiServer.use(
+      selectRows('user_follow_labels', [{ label_id: 100 }]),
+      rpc('get_latest_releases', (args) => (args.page === 1 ? range(1, 9).map((id) => releaseRow(id)) : [releaseRow(10)])),
+    )
+    renderPage(<NewReleasesFeed />)
+    await waitFor(() => expect(cards()).toHaveLength(9))
+    expect(screen.queryByText(extraMessages.feedEnd)).toBeNull()
+    await scroll.scrollToEnd()
+    expect(await screen.findByText(extraMessages.feedEnd)).toBeTruthy()
   })
 
   it('marks a release as listened and keeps it marked', async () => {

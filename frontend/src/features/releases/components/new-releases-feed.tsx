@@ -2,12 +2,15 @@ import { useMemo } from 'react'
 import { Link } from 'react-router'
 import { buttonClasses } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
+import { LoadError } from '@/components/ui/load-error'
 import { PageHeader } from '@/components/ui/page-header'
+import { CheckIcon } from '@/components/ui/check-icon'
 import { Spinner } from '@/components/ui/spinner'
-import { messages } from '@/config/messages'
+import { extraMessages, messages } from '@/config/messages'
 import { paths } from '@/config/paths'
 import { useInfiniteScroll } from '@/hooks/use-infinite-scroll'
 import { useUser } from '@/lib/auth'
+import { errorMessage } from '@/lib/errors'
 import { appendUnique } from '@/lib/pagination'
 import type { Release } from '@/types/api'
 import { useFollowedLabelIds } from '../api/get-followed-label-ids'
@@ -29,14 +32,24 @@ export function NewReleasesFeed() {
   const canLoadMore = feed.hasNextPage && !feed.isFetching && !feed.isFetchNextPageError
   const sentinelRef = useInfiniteScroll(() => void feed.fetchNextPage({ cancelRefetch: false }), canLoadMore, releases.length)
 
-  const initialLoading = feed.isPending
+  const initialLoading = feed.isPending || (releases.length === 0 && followed.isPending)
+  const failed = feed.isError && !feed.isFetchNextPageError
+  // With nothing in the feed, which empty state is true depends on the follows: unknown is an error too.
+  const followsFailed = releases.length === 0 && followed.isError
+  const loadMessage = feed.error ? messages.load.releases(errorMessage(feed.error)) : messages.load.followedLabels
+  const retry = () => {
+    if (feed.isError) void feed.refetch()
+    if (followed.isError) void followed.refetch()
+  }
 
   return (
     <section>
       <PageHeader title="New Releases" subtitle="The latest releases from the labels you follow" />
-      {initialLoading ? (
+      {failed || (!feed.isPending && followsFailed) ? (
+        <LoadError message={loadMessage} onRetry={retry} retrying={feed.isFetching || followed.isFetching} />
+      ) : initialLoading ? (
         <ReleaseGrid>
-          {Array.from({ length: 6 }, (_, i) => (
+          {Array.from({ length: 8 }, (_, i) => (
             <ReleaseCardSkeleton key={i} />
           ))}
         </ReleaseGrid>
@@ -71,6 +84,16 @@ export function NewReleasesFeed() {
       {feed.isFetchingNextPage && (
         <div className="flex justify-center py-6">
           <Spinner label="Loading more releases" />
+        </div>
+      )}
+      {feed.isFetchNextPageError && <LoadError compact message={loadMessage} onRetry={() => void feed.fetchNextPage()} retrying={feed.isFetching} />}
+      {!feed.hasNextPage && !feed.isFetching && !feed.isError && releases.length > 0 && (
+        <div role="note" data-testid="feed-end" className="flex flex-col items-center gap-1 py-10 text-center">
+          <span className="inline-flex size-9 items-center justify-center rounded-full bg-emerald-50 text-emerald-700">
+            <CheckIcon />
+          </span>
+          <p className="font-medium text-zinc-800">{extraMessages.feedEnd}</p>
+          <p className="text-sm text-zinc-500">{extraMessages.feedEndDetail}</p>
         </div>
       )}
     </section>

@@ -27,6 +27,7 @@ export function useListenToggle(): OptimisticToggle {
     successMessage: (next) => (next ? messages.listen.marked : messages.listen.unmarked),
     errorToast: listenErrorMessage,
     inlineError: messages.listen.inlineFailed,
+    undoable: (next) => !next,
     onSaved: (releaseId, next) => writeListened(queryClient, user.id, releaseId, next),
   })
 }

@@ -1,15 +1,46 @@
-import { insertRowsReturning, selectEq } from '@/lib/supabase'
+import { insertRow, insertRowsReturning, selectColumnsEq, selectEq } from '@/lib/supabase'
 
-export type SubmitOutcome = 'submitted' | 'already-queued' | 'failed'
+/** A label already on Labelbase under the submitted URL. */
+export interface ListedLabel {
+  id: number
+  name: string
+  followed: boolean
+}
+
+export type SubmitOutcome = { kind: 'submitted' } | { kind: 'already-queued' } | { kind: 'already-listed'; label: ListedLabel } | { kind: 'failed' }
 
 /**
- * Queues a normalised label URL unless it is already queued. The new row starts unprocessed
- * and unvalidated; the server's daily job handles it.
+ * The label already on Labelbase at this URL (and whether the member follows it), or null.
+ * Labels are readable by every member (RLS), so this is a plain table read.
+ */
+export async function findListedLabel(userId: string, labelUrl: string): Promise<ListedLabel | null | 'failed'> {
+  const found = await selectColumnsEq('labels', ['id', 'label_name'], { label_url: labelUrl }, 1)
+  if (found.error) return 'failed'
+  const row = found.data?.[0]
+  if (!row) return null
+  const follow = await selectEq('user_follow_labels', 'label_id', { user_id: userId, label_id: row.id }, 1)
+  if (follow.error) return 'failed'
+  return { id: Number(row.id), name: row.label_name, followed: (follow.data ?? []).length > 0 }
+}
+
+/**
+ * Queues a normalised label URL unless the label is already on Labelbase (the member is
+ * offered to follow it instead) or already queued. The new row starts unprocessed and
+ * unvalidated; the server's daily job handles it.
  */
 export async function submitLabel(userId: string, labelUrl: string): Promise<SubmitOutcome> {
+  const listed = await findListedLabel(userId, labelUrl)
+  if (listed === 'failed') return { kind: 'failed' }
+  if (listed) return { kind: 'already-listed', label: listed }
   const existing = await selectEq('labels_to_add', 'id', { label_url: labelUrl }, 1)
-  if (existing.error) return 'failed'
-  if (existing.data && existing.data.length > 0) return 'already-queued'
+  if (existing.error) return { kind: 'failed' }
+  if (existing.data && existing.data.length > 0) return { kind: 'already-queued' }
   const inserted = await insertRowsReturning('labels_to_add', [{ label_url: labelUrl, is_processed: false, is_valid: false, user_id: userId }], 'id')
-  return inserted.error ? 'failed' : 'submitted'
+  return inserted.error ? { kind: 'failed' } : { kind: 'submitted' }
+}
+
+/** Follows a label found through the submit dialog (the same insert as the Labels page's Follow). */
+export async function followListedLabel(userId: string, labelId: number): Promise<boolean> {
+  const result = await insertRow('user_follow_labels', { user_id: userId, label_id: labelId })
+  return !result.error
 }

@@ -1,12 +1,13 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { messages } from '@/config/messages'
+import { extraMessages, messages } from '@/config/messages'
 import { renderWithProviders, testUser } from '@/testing/test-utils'
-import { submitLabel } from '../api/submit-label'
+import { followListedLabel, submitLabel } from '../api/submit-label'
 import { SubmitLabelButton, SubmitLabelModal } from './submit-label-modal'
 
-vi.mock('../api/submit-label', () => ({ submitLabel: vi.fn() }))
+vi.mock('../api/submit-label', () => ({ submitLabel: vi.fn(), followListedLabel: vi.fn() }))
 const submitMock = vi.mocked(submitLabel)
+const followMock = vi.mocked(followListedLabel)
 
 function openModal(status: 'signed-in' | 'signed-out' = 'signed-in') {
   const onClose = vi.fn()
@@ -18,7 +19,10 @@ const type = (input: HTMLInputElement, value: string) => fireEvent.change(input,
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Submit' }))
 
 describe('SubmitLabelModal', () => {
-  beforeEach(() => submitMock.mockReset())
+  beforeEach(() => {
+    submitMock.mockReset()
+    followMock.mockReset()
+  })
 
   it('shows each validation message while typing', () => {
     const { input } = openModal()
@@ -27,7 +31,7 @@ describe('SubmitLabelModal', () => {
     type(input, 'label.bandcamp.com')
     expect(screen.getByRole('alert').textContent).toBe(messages.submit.notAUrl)
     type(input, 'https://bandcamp.com/discover')
-    expect(screen.getByRole('alert').textContent).toBe(messages.submit.badShape('https://bandcamp.com'))
+    expect(screen.getByRole('alert').textContent).toBe(messages.submit.badShape('https://labelname.bandcamp.com'))
     type(input, 'https://Label.bandcamp.com/music/')
     expect(screen.queryByRole('alert')).toBeNull()
     expect(screen.getByText('Will be submitted as https://label.bandcamp.com')).toBeTruthy()
@@ -42,7 +46,7 @@ describe('SubmitLabelModal', () => {
   })
 
   it('submits the normalised URL and closes on success', async () => {
-    submitMock.mockResolvedValue('submitted')
+    submitMock.mockResolvedValue({ kind: 'submitted' })
     const { input, onClose } = openModal()
     type(input, '  https://Label.Bandcamp.com/  ')
     submit()
@@ -52,7 +56,7 @@ describe('SubmitLabelModal', () => {
   })
 
   it('reports a URL that is already queued', async () => {
-    submitMock.mockResolvedValue('already-queued')
+    submitMock.mockResolvedValue({ kind: 'already-queued' })
     const { input } = openModal()
     type(input, 'https://label.bandcamp.com')
     submit()
@@ -61,7 +65,7 @@ describe('SubmitLabelModal', () => {
   })
 
   it('reports a failed submission', async () => {
-    submitMock.mockResolvedValue('failed')
+    submitMock.mockResolvedValue({ kind: 'failed' })
     const { input, onClose } = openModal()
     type(input, 'https://label.bandcamp.com')
     submit()
@@ -118,5 +122,52 @@ describe('SubmitLabelButton dialog', () => {
     expect(document.activeElement).toBe(close)
     fireEvent.keyDown(close, { key: 'Tab', shiftKey: true })
     expect(document.activeElement).toBe(last)
+  })
+})
+
+describe('SubmitLabelModal, a label already on Labelbase', () => {
+  beforeEach(() => {
+    submitMock.mockReset()
+    followMock.mockReset()
+  })
+
+  it('says so instead of queueing it, and offers to follow it', async () => {
+    submitMock.mockResolvedValue({ kind: 'already-listed', label: { id: 7, name: 'Ghostly Tapes', followed: false } })
+    followMock.mockResolvedValue(true)
+    const { input, onClose } = openModal()
+    type(input, 'https://ghostlytapes.bandcamp.com')
+    submit()
+    expect(await screen.findByText(extraMessages.submitAlreadyListed('Ghostly Tapes'))).toBeTruthy()
+    expect(screen.queryByText(messages.submit.success)).toBeNull()
+    expect(onClose).not.toHaveBeenCalled()
+    expect((screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Follow Ghostly Tapes' }))
+    expect(await screen.findByText(messages.follow.followed)).toBeTruthy()
+    expect(followMock).toHaveBeenCalledWith(testUser.id, 7)
+    expect(onClose).toHaveBeenCalled()
+  })
+
+  it('tells a member who follows it already, without a Follow button', async () => {
+    submitMock.mockResolvedValue({ kind: 'already-listed', label: { id: 7, name: 'Ghostly Tapes', followed: true } })
+    const { input } = openModal()
+    type(input, 'https://ghostlytapes.bandcamp.com')
+    submit()
+    expect(await screen.findByText(extraMessages.submitAlreadyFollowed('Ghostly Tapes'))).toBeTruthy()
+    expect(screen.queryByRole('button', { name: /^Follow/ })).toBeNull()
+    // Another URL: the note goes, Submit is back.
+    type(input, 'https://other.bandcamp.com')
+    expect(screen.queryByText(extraMessages.submitAlreadyFollowed('Ghostly Tapes'))).toBeNull()
+    expect((screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement).disabled).toBe(false)
+  })
+
+  it('reports a failed follow and stays open', async () => {
+    submitMock.mockResolvedValue({ kind: 'already-listed', label: { id: 7, name: 'Ghostly Tapes', followed: false } })
+    followMock.mockResolvedValue(false)
+    const { input, onClose } = openModal()
+    type(input, 'https://ghostlytapes.bandcamp.com')
+    submit()
+    fireEvent.click(await screen.findByRole('button', { name: 'Follow Ghostly Tapes' }))
+    expect(await screen.findByText(messages.follow.failed)).toBeTruthy()
+    expect(onClose).not.toHaveBeenCalled()
   })
 })

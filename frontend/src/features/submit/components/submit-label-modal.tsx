@@ -1,12 +1,14 @@
+import { useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Modal } from '@/components/ui/modal'
 import { TextField } from '@/components/ui/text-field'
 import { useToast } from '@/components/ui/toast'
-import { TOAST_SUBMISSION_MS } from '@/config/constants'
-import { messages } from '@/config/messages'
+import { TOAST_ERROR_MS, TOAST_SUBMISSION_MS, TOAST_SUCCESS_MS } from '@/config/constants'
+import { extraMessages, messages } from '@/config/messages'
 import { useAuth } from '@/lib/auth'
-import { submitLabel } from '../api/submit-label'
+import { followDependentRoots, hasRoot } from '@/lib/query-keys'
+import { followListedLabel, submitLabel, type ListedLabel } from '../api/submit-label'
 import { checkLabelUrl } from '../utils/label-url'
 
 interface SubmitLabelModalProps {
@@ -20,12 +22,32 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
   const toast = useToast()
   const [value, setValue] = useState('')
   const [submitting, setSubmitting] = useState(false)
+  // A label already on Labelbase at the submitted URL: said in the dialog, with Follow.
+  const [listed, setListed] = useState<{ url: string; label: ListedLabel } | null>(null)
+  const [following, setFollowing] = useState(false)
+  const queryClient = useQueryClient()
   const check = checkLabelUrl(value)
   const showError = value.trim() !== '' && !check.ok
+  const shownListed = listed && check.ok && listed.url === check.url ? listed.label : null
 
   const close = () => {
     setValue('')
+    setListed(null)
     onClose()
+  }
+
+  const follow = async (label: ListedLabel) => {
+    if (!user || following) return
+    setFollowing(true)
+    const ok = await followListedLabel(user.id, label.id).catch(() => false)
+    setFollowing(false)
+    if (!ok) {
+      toast.error(messages.follow.failed, TOAST_ERROR_MS)
+      return
+    }
+    void queryClient.invalidateQueries({ predicate: hasRoot(followDependentRoots) })
+    toast.success(messages.follow.followed, TOAST_SUCCESS_MS)
+    close()
   }
 
   const onSubmit = async (event: FormEvent) => {
@@ -43,11 +65,15 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
     setSubmitting(true)
     try {
       const outcome = await submitLabel(user.id, checked.url)
-      if (outcome === 'failed') {
+      if (outcome.kind === 'failed') {
         toast.error(messages.submit.failed, TOAST_SUBMISSION_MS)
         return
       }
-      if (outcome === 'already-queued') toast.info(messages.submit.alreadyQueued, TOAST_SUBMISSION_MS)
+      if (outcome.kind === 'already-listed') {
+        setListed({ url: checked.url, label: outcome.label })
+        return
+      }
+      if (outcome.kind === 'already-queued') toast.info(messages.submit.alreadyQueued, TOAST_SUBMISSION_MS)
       else toast.success(messages.submit.success, TOAST_SUBMISSION_MS)
       close()
     } catch {
@@ -80,11 +106,26 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
           hint={check.ok ? `Will be submitted as ${check.url}` : undefined}
           data-autofocus=""
         />
+        {shownListed && (
+          <div
+            role="status"
+            className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-violet-200 bg-violet-50 px-4 py-3 text-sm text-zinc-800"
+          >
+            <p className="min-w-0 break-words">
+              {shownListed.followed ? extraMessages.submitAlreadyFollowed(shownListed.name) : extraMessages.submitAlreadyListed(shownListed.name)}
+            </p>
+            {!shownListed.followed && (
+              <Button size="sm" onClick={() => void follow(shownListed)} disabled={following}>
+                {following ? 'Following…' : `Follow ${shownListed.name}`}
+              </Button>
+            )}
+          </div>
+        )}
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="secondary" onClick={close}>
             Cancel
           </Button>
-          <Button type="submit" disabled={submitting || value.trim() === ''}>
+          <Button type="submit" disabled={submitting || value.trim() === '' || shownListed !== null}>
             {submitting ? 'Submitting…' : 'Submit'}
           </Button>
         </div>

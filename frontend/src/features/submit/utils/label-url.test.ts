@@ -33,12 +33,12 @@ describe('checkLabelUrl', () => {
     ['https://soundcloud.com/some-label', messages.submit.notBandcamp],
     ['label.bandcamp.com', messages.submit.notAUrl],
     ['not a url bandcamp.com', messages.submit.notAUrl],
-    ['https://bandcamp.com', messages.submit.badShape('https://bandcamp.com')],
-    ['https://bandcamp.com/discover/ambient', messages.submit.badShape('https://bandcamp.com')],
-    ['https://bandcamp.com/label/bad_name', messages.submit.badShape('https://bandcamp.com')],
-    ['https://a.b.bandcamp.com', messages.submit.badShape('https://a.b.bandcamp.com')],
-    ['https://label.bandcamp.com.evil.test', messages.submit.badShape('https://label.bandcamp.com.evil.test')],
-    ['ftp://label.bandcamp.com', messages.submit.badShape('ftp://label.bandcamp.com')],
+    ['https://bandcamp.com', messages.submit.badShape('https://labelname.bandcamp.com')],
+    ['https://bandcamp.com/discover/ambient', messages.submit.badShape('https://labelname.bandcamp.com')],
+    ['https://bandcamp.com/label/bad_name', messages.submit.badShape('https://labelname.bandcamp.com')],
+    ['https://a.b.bandcamp.com', messages.submit.badShape('https://labelname.bandcamp.com')],
+    ['https://label.bandcamp.com.evil.test', messages.submit.badShape('https://labelname.bandcamp.com')],
+    ['ftp://label.bandcamp.com', messages.submit.badShape('https://labelname.bandcamp.com')],
   ])('rejects %j', (input, error) => {
     expect(checkLabelUrl(input)).toEqual({ ok: false, error })
   })

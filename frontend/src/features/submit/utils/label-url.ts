@@ -6,6 +6,9 @@
 import { LABEL_SITE_DOMAIN } from '@/config/constants'
 import { messages } from '@/config/messages'
 
+/** The label URL the wrong-shape message gives as its example. */
+export const LABEL_URL_EXAMPLE = `https://labelname.${LABEL_SITE_DOMAIN}`
+
 export type LabelUrlCheck = { ok: true; url: string } | { ok: false; error: string }
 
 const escapedDomain = LABEL_SITE_DOMAIN.replace(/\./g, '\\.')
@@ -32,13 +35,13 @@ export function normalizeLabelUrl(input: string): string {
 export function checkLabelUrl(input: string): LabelUrlCheck {
   const text = input.trim().toLowerCase()
   if (text === '' || !text.includes(LABEL_SITE_DOMAIN)) return { ok: false, error: messages.submit.notBandcamp }
-  let parsed: URL
   try {
-    parsed = new URL(text)
+    new URL(text)
   } catch {
     return { ok: false, error: messages.submit.notAUrl }
   }
   const url = normalizeLabelUrl(text)
   if (SUBDOMAIN_FORM.test(url) || LABEL_PATH_FORM.test(url)) return { ok: true, url }
-  return { ok: false, error: messages.submit.badShape(`${parsed.protocol}//${parsed.host}`) }
+  // The example is a real label URL's shape, never the host the member typed (which was wrong).
+  return { ok: false, error: messages.submit.badShape(LABEL_URL_EXAMPLE) }
 }
