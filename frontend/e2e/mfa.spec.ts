@@ -53,7 +53,7 @@ test('set up an authenticator app, sign in with a code, remove it', async ({ pag
 
   await signOut(page)
   await logIn(page, { email, password: PASSWORD })
-  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Two-Step Verification' })).toBeVisible()
   await expectPath(page, '/login')
   await screenshot(page, 'login-code-step')
   await expectAccessible(page, 'sign-in code step')
@@ -61,7 +61,7 @@ test('set up an authenticator app, sign in with a code, remove it', async ({ pag
   // The app stays closed until the code is given, also after a reload.
   await page.goto('/labels')
   await expectPath(page, '/login')
-  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toBeVisible()
+  await expect(page.getByRole('heading', { name: 'Two-Step Verification' })).toBeVisible()
 
   // The setup's code was used once: it does not open a second session.
   await page.getByLabel('Authentication code').fill(setupCode)
@@ -100,5 +100,5 @@ test('set up an authenticator app, sign in with a code, remove it', async ({ pag
   await signOut(page)
   await logIn(page, { email, password: newPassword })
   await expect(page.getByRole('button', { name: `Account menu for ${email}` })).toBeVisible()
-  await expect(page.getByRole('heading', { name: 'Two-step verification' })).toHaveCount(0)
+  await expect(page.getByRole('heading', { name: 'Two-Step Verification' })).toHaveCount(0)
 })

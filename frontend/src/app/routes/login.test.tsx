@@ -58,7 +58,7 @@ describe('sign-in with an authenticator app', () => {
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'password1' } })
     fireEvent.click(screen.getByRole('button', { name: 'Sign In' }))
 
-    expect(await screen.findByRole('heading', { name: 'Two-step verification' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Two-Step Verification' })).toBeTruthy()
     expect(screen.queryByText('labels page')).toBeNull()
     expect(screen.queryByText(messages.auth.loginSuccess)).toBeNull()
     submit('123456')
@@ -101,7 +101,7 @@ describe('sign-in with an authenticator app', () => {
     expect((screen.getByLabelText('Authentication code') as HTMLInputElement).value).toBe('')
     submit('000001')
     expect(await screen.findByText(extraMessages.mfa.codeRateLimited)).toBeTruthy()
-    expect(screen.getByRole('heading', { name: 'Two-step verification' })).toBeTruthy()
+    expect(screen.getByRole('heading', { name: 'Two-Step Verification' })).toBeTruthy()
   })
 
   it('signs out from the code step to use another account', async () => {

@@ -14,6 +14,7 @@ let calls: Calls
 beforeEach(() => {
   calls = { requests: [], verifyBodies: [] }
   window.localStorage.clear()
+  window.sessionStorage.clear()
 })
 
 function renderReset() {
@@ -21,7 +22,8 @@ function renderReset() {
   render(
     <ToastProvider>
       <QueryProvider defaults={{ queries: { retry: false } }}>
-        <AuthProvider>
+        {/* Opened from a reset link: the address said type=recovery. */}
+        <AuthProvider link={{ recovery: true, error: null }}>
           <RouterProvider router={router} />
         </AuthProvider>
       </QueryProvider>
@@ -35,17 +37,17 @@ describe('reset password with an authenticator app', () => {
     storeSession('aal1', [totpFactor('verified')])
     apiServer.use(...factorHandlers(calls, () => [totpFactor('verified')]))
     renderReset()
-    expect(await screen.findByRole('heading', { name: 'Two-step verification' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Two-Step Verification' })).toBeTruthy()
     expect(screen.queryByLabelText('New password')).toBeNull()
     fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: '246810' } })
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
-    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Choose a New Password' })).toBeTruthy()
     expect(calls.verifyBodies).toEqual([{ challenge_id: expect.any(String), code: '246810' }])
   })
 
   it('goes straight to the new password without a factor', async () => {
     storeSession('aal1', [])
     renderReset()
-    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Choose a New Password' })).toBeTruthy()
   })
 })
