@@ -143,6 +143,11 @@ func TestGrammarScenarios(t *testing.T) {
 		{name: "cs jsonb", method: "GET", path: g + "select=id&data=cs." + "%7B%22color%22%3A%22blue%22%7D", who: "A", status: 200, json: `[{"id":2}]`},
 		{name: "range ops", method: "GET", path: g + "select=id&span=sl.[6,8)&span=nxr.[0,9)&span=adj.[5,6)&span=ov.[2,3)", who: "A", status: 200, json: `[{"id":1}]`},
 		{name: "sr nxl", method: "GET", path: g + "select=id&span=sr.[1,3)&span=nxl.[0,30)", who: "A", status: 200, json: `[{"id":2}]`},
+		// nxl is &> ("does not extend to the left of"), nxr is &< ("does not
+		// extend to the right of"), as PostgREST maps them; swapped, each
+		// would answer both rows.
+		{name: "nxl is &>", method: "GET", path: g + "select=id&span=nxl.[5,30)&order=id", who: "A", status: 200, json: `[{"id":2}]`},
+		{name: "nxr is &<", method: "GET", path: g + "select=id&span=nxr.[0,6)&order=id", who: "A", status: 200, json: `[{"id":1}]`},
 		{name: "fts on tsvector", method: "GET", path: g + "select=id&doc=fts(english).cats", who: "A", status: 200, json: `[{"id":1}]`},
 		{name: "plfts phfts wfts", method: "GET", path: g + "select=id&doc=plfts.lazy%20dogs&doc=phfts(english).lazy%20dogs&doc=wfts(english).dogs%20-cats", who: "A", status: 200, json: `[{"id":2}]`},
 		{name: "fts on text column", method: "GET", path: g + "select=id&name=fts.gamma", who: "A", status: 200, json: `[{"id":3}]`},
