@@ -56,12 +56,17 @@ type Column struct {
 	Base string
 	// Category is pg_type.typcategory of the base type (S string, N
 	// numeric, A array, U user incl. json, B boolean, D date/time, R range).
-	Category    string
-	Nullable    bool
-	Default     string
-	Identity    bool
-	Generated   bool
-	Description string
+	Category string
+	Nullable bool
+	Default  string
+	// InsertDefault is the expression PostgREST fills an absent column
+	// with under Prefer: missing=default: a domain's default for a domain
+	// column, nextval of a BY DEFAULT identity's sequence, nothing for a
+	// generated column, else the column default ("" for none).
+	InsertDefault string
+	Identity      bool
+	Generated     bool
+	Description   string
 }
 
 // FK is a foreign key from From(FromCols) to To(ToCols).
@@ -200,7 +205,12 @@ SELECT c.oid::int8, n.nspname, c.relname, c.relkind::text, coalesce(pg_catalog.o
        a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
        coalesce(bt.typname, t.typname)::text, coalesce(bt.typcategory, t.typcategory)::text,
        NOT a.attnotnull, coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid), ''),
-       a.attidentity <> '', a.attgenerated <> '', coalesce(pg_catalog.col_description(c.oid, a.attnum), '')
+       a.attidentity <> '', a.attgenerated <> '', coalesce(pg_catalog.col_description(c.oid, a.attnum), ''),
+       coalesce(CASE
+         WHEN t.typbasetype <> 0 THEN pg_catalog.pg_get_expr(t.typdefaultbin, 0)
+         WHEN a.attidentity = 'd' THEN format('nextval(%L)', pg_catalog.pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname))
+         WHEN a.attgenerated <> '' THEN NULL
+         ELSE pg_catalog.pg_get_expr(d.adbin, d.adrelid) END, '')
   FROM pg_catalog.pg_class c
   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
   JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -222,7 +232,7 @@ func loadTables(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) erro
 		var sch, rel, kind, desc string
 		col := &Column{}
 		if err := rows.Scan(&oid, &sch, &rel, &kind, &desc, &col.Name, &col.Type, &col.Base, &col.Category,
-			&col.Nullable, &col.Default, &col.Identity, &col.Generated, &col.Description); err != nil {
+			&col.Nullable, &col.Default, &col.Identity, &col.Generated, &col.Description, &col.InsertDefault); err != nil {
 			return fmt.Errorf("schema: tables: %w", err)
 		}
 		if cur == nil || cur.Schema != sch || cur.Name != rel {
