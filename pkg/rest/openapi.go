@@ -135,7 +135,7 @@ func openAPI(sc *schema.Cache, sch, host string, vis *visible) obj {
 	}
 	for _, name := range sc.FuncNames(sch) {
 		for _, f := range sc.Funcs[schema.QI{Schema: sch, Name: name}] {
-			if !vis.funcs[f.OID] {
+			if !vis.funcs[f.OID] || !f.Callable() {
 				continue
 			}
 			props := obj{}

@@ -41,7 +41,7 @@ func (a *API) rpc(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	off, lim, err := page(req.Root(), r.Header, !in.post)
+	off, lim, err := page(req.Root(), r.Header, !in.Post)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (a *API) rpc(c *echo.Context) error {
 	if rc.prefs.strictMax() != nil && !f.RetSet {
 		return apierr.New(http.StatusBadRequest, pgrst.CodeMaxAffectedRPC, "Function must return SETOF or TABLE when max-affected preference is used with handling=strict")
 	}
-	readOnly := !in.post || f.Volatility != "v"
+	readOnly := !in.Post || f.Volatility != "v"
 	var decide func(*result) error
 	if !readOnly || rc.prefs.strictMax() != nil {
 		decide = func(res *result) error {
