@@ -25,6 +25,7 @@ INSERT INTO public.gadgets (id, name, data, tags, span, doc, owner_id, maker_id)
   (3, 'gamma', NULL, '{}', NULL, NULL, NULL, NULL);
 CREATE FUNCTION public.add_them(a int, b int DEFAULT 10) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT a + b';
 CREATE FUNCTION public.add_them(a int, b int, c int) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT a + b + c';
+CREATE FUNCTION public.shout(public.gadgets) RETURNS text LANGUAGE sql STABLE AS 'SELECT upper($1.name)';
 CREATE FUNCTION public.gadgets_named(pat text) RETURNS SETOF public.gadgets LANGUAGE sql STABLE AS 'SELECT * FROM public.gadgets WHERE name LIKE pat';
 CREATE FUNCTION public.bump(n int) RETURNS int LANGUAGE sql VOLATILE AS 'INSERT INTO public.people VALUES (n, ''new'') RETURNING id';
 CREATE FUNCTION public.echo_json(jsonb) RETURNS jsonb LANGUAGE sql IMMUTABLE AS 'SELECT $1';
@@ -235,6 +236,7 @@ func TestRPCScenarios(t *testing.T) {
 		{name: "unknown function with hint", method: "POST", path: r + "add_then", who: "A", body: `{}`, status: 404, code: "PGRST202", has: []string{"public.add_them"}},
 		{name: "bad argument value", method: "POST", path: r + "add_them", who: "A", body: `{"a":"x"}`, status: 400, code: "22P02"},
 		{name: "setof with filters, order, limit", method: "GET", path: r + "gadgets_named?pat=%25a%25&select=id,name&id=gt.1&order=id.desc&limit=1", who: "A", status: 200, json: `[{"id":3,"name":"gamma"}]`},
+		{name: "computed field on a function's rows", method: "POST", path: r + "gadgets_named?select=id,shout&shout=eq.ALPHA", who: "A", body: `{"pat":"%a%"}`, status: 200, json: `[{"id":1,"shout":"ALPHA"}]`},
 		{name: "setof with embed", method: "POST", path: r + "gadgets_named?select=id,owner:people!owner_id(name)&id=eq.1", who: "A", body: `{"pat":"alpha"}`, status: 200, json: `[{"id":1,"owner":{"name":"Ann"}}]`},
 		{name: "setof count", method: "GET", path: r + "gadgets_named?pat=%25&limit=1", who: "A", hdr: []string{"Prefer", "count=exact"}, status: 206, header: map[string]string{"Content-Range": "0-0/3"}},
 		{name: "setof single", method: "POST", path: r + "gadgets_named?select=id", who: "A", body: `{"pat":"gamma"}`, hdr: []string{"Accept", "application/vnd.pgrst.object+json"}, status: 200, json: `{"id":3}`},

@@ -61,6 +61,7 @@ func (b *Builder) RPC(c Call, req *Request, o ReadOpts) (*Statement, error) {
 		if f.RetRel != nil {
 			if rel := b.Cache.Tables[*f.RetRel]; rel != nil {
 				t.FKs, t.Refs = rel.FKs, rel.Refs
+				t.RowType = f.RetRel
 			}
 		}
 		ctes = append(ctes, "pgrst_src AS (SELECT pgrst_f.* FROM "+from+call+" AS pgrst_f)")

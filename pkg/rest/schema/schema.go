@@ -43,6 +43,9 @@ type Table struct {
 	// FKs are the foreign keys this table holds; Refs those pointing at it.
 	FKs  []*FK
 	Refs []*FK
+	// RowType, for a function's result, is the table whose rows it
+	// returns: its computed fields and relationships apply.
+	RowType *QI
 }
 
 // Column is one column of a table or of a function's result.
