@@ -117,33 +117,53 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	if err != nil {
 		return nil, err
 	}
+	b.leaned = false
 	where, err := b.whereParts(root)
 	if err != nil {
 		return nil, err
 	}
+	leaned := b.leaned
 	ord, err := b.orderSQL(root)
 	if err != nil {
 		return nil, err
 	}
-	whereSQL := ""
+	joins, err := b.embedJoins(root)
+	if err != nil {
+		return nil, err
+	}
+	// The count reads the same rows without the embeds' joins: !inner
+	// embeds and embed null filters become EXISTS there, as in PostgREST.
+	countWhere := where
+	if leaned {
+		b.existsMode = true
+		countWhere, err = b.whereParts(root)
+		b.existsMode = false
+		if err != nil {
+			return nil, err
+		}
+	}
+	whereSQL, countWhereSQL := "", ""
 	if len(where) > 0 {
 		whereSQL = " WHERE " + strings.Join(where, " AND ")
+	}
+	if len(countWhere) > 0 {
+		countWhereSQL = " WHERE " + strings.Join(countWhere, " AND ")
 	}
 	from := " FROM " + tg.From + " AS " + q(tg.Alias)
 	group, err := b.groupBySQL(root)
 	if err != nil {
 		return nil, err
 	}
-	inner := "SELECT " + selSQL + from + whereSQL + group + ord + pageSQL(o.Limit, o.Offset)
+	inner := "SELECT " + selSQL + from + joins + whereSQL + group + ord + pageSQL(o.Limit, o.Offset)
 	total := "NULL"
 	countSQL := ""
 	switch {
 	case o.Count && o.Planned:
 		// Prefer: count=planned: the planner's estimate of the same rows,
 		// from an EXPLAIN pipelined before the statement (as PostgREST).
-		countSQL = "EXPLAIN (FORMAT JSON) " + withClause(tg.CTEs) + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL
+		countSQL = "EXPLAIN (FORMAT JSON) " + withClause(tg.CTEs) + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL
 	case o.Count:
-		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"
+		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL + ")"
 	}
 	st := b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.Format, tg.ScalarColumn), inner))
 	st.CountSQL = countSQL

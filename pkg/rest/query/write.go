@@ -99,7 +99,11 @@ func (b *Builder) finishWrite(root *level, req *Request, ctes []string, ret, mod
 		if err != nil {
 			return nil, err
 		}
-		inner := "SELECT " + sel + " FROM pgrst_mut AS " + alias
+		joins, err := b.embedJoins(root)
+		if err != nil {
+			return nil, err
+		}
+		inner := "SELECT " + sel + " FROM pgrst_mut AS " + alias + joins
 		return b.statement(wrap(ctes, total, bodyExpr(false, o.StripNulls, o.Format, ""), inner)), nil
 	case mode == "pk":
 		var cols []string
