@@ -44,6 +44,9 @@ type txSpec struct {
 	// statement is a response GUC set by SQL (no singular representation,
 	// no strict max-affected): it can commit in its own round trip.
 	foldable bool
+	// preRequest is the quoted name of PostgREST's db-pre-request
+	// function, called after the setup and before the statement.
+	preRequest string
 }
 
 // gucGuardSQL fails (22012) when SQL set response.headers or
@@ -59,14 +62,14 @@ const gucGuardSQL = `SELECT 1 / (CASE WHEN coalesce(current_setting('response.he
 var errGUCsSet = errors.New("rest: response GUCs set by a folded write")
 
 // txOverride says whether a request may choose how its transaction ends.
-func (a *API) txOverride() bool { return strings.HasSuffix(a.cfg.DBTxEnd, "-allow-override") }
+func (s *settings) txOverride() bool { return strings.HasSuffix(s.TxEnd, "-allow-override") }
 
 // rollbackFor says whether the request's transaction is rolled back.
-func (a *API) rollbackFor(p prefs) bool {
-	if a.txOverride() && p.tx != "" {
+func (s *settings) rollbackFor(p prefs) bool {
+	if s.txOverride() && p.tx != "" {
 		return p.tx == "rollback"
 	}
-	return strings.HasPrefix(a.cfg.DBTxEnd, "rollback")
+	return strings.HasPrefix(s.TxEnd, "rollback")
 }
 
 const textOID = 25
@@ -277,6 +280,9 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		steps = append(steps, step{kind: kind})
 	}
 	send(db.SetupSQL, setupArgs, stepOther)
+	if s.preRequest != "" {
+		send("SELECT "+s.preRequest+"()", nil, stepOther)
+	}
 	// The planned count's EXPLAIN and the statement bind the same values.
 	mainArgs := stringArgs(s.stmt.Args)
 	if s.stmt.CountSQL != "" && s.plan == nil {

@@ -16,7 +16,7 @@ import (
 )
 
 func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Request) error {
-	off, lim, err := page(req.Root(), rc.r.Header, true)
+	off, lim, err := page(req.Root(), rc.r.Header, true, rc.set.MaxRows)
 	if err != nil {
 		return err
 	}
@@ -56,7 +56,7 @@ func (a *API) respondRows(c *echo.Context, rc *reqCtx, res *result, off int64, w
 	} else {
 		h.Set("Content-Range", "*/"+total)
 	}
-	if pa := rc.prefs.applied(write, a.txOverride()); pa != "" {
+	if pa := rc.prefs.applied(write, rc.set.txOverride()); pa != "" {
 		h.Set("Preference-Applied", pa)
 	}
 	status, err := applyGUCs(h, res, status)

@@ -41,7 +41,7 @@ func (a *API) rpc(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	off, lim, err := page(req.Root(), r.Header, !in.Post)
+	off, lim, err := page(req.Root(), r.Header, !in.Post, rc.set.MaxRows)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func (a *API) respondRPC(c *echo.Context, rc *reqCtx, f *schema.Func, res *resul
 		// One value is one row, as PostgREST counts it.
 		h.Set("Content-Range", "0-0/1")
 	}
-	if pa := rc.prefs.applied(false, a.txOverride()); pa != "" {
+	if pa := rc.prefs.applied(false, rc.set.txOverride()); pa != "" {
 		h.Set("Preference-Applied", pa)
 	}
 	switch {

@@ -33,8 +33,11 @@ type Builder struct {
 	// Aggregates allows count(), col.sum() and the like in select
 	// (DB_AGGREGATES_ENABLED, PostgREST's db-aggregates-enabled).
 	Aggregates bool
-	args       []*string
-	nalias     int
+	// MaxRows caps every embed's rows (DB_MAX_ROWS, db-max-rows); 0 is
+	// no cap. The root's page is capped by the caller.
+	MaxRows int64
+	args    []*string
+	nalias  int
 	// existsMode renders conditions for a count or an EXISTS, where the
 	// lateral joins of the read are absent.
 	existsMode bool

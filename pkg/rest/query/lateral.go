@@ -78,7 +78,7 @@ func (b *Builder) embedJoins(l *level) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		inner += ord + pageSQL(e.lvl.node.Limit, e.lvl.node.Offset)
+		inner += ord + b.embedPage(e.lvl.node)
 		on := "TRUE"
 		if e.e.Inner {
 			on = aggAlias(e) + ".v IS NOT NULL"
@@ -86,6 +86,16 @@ func (b *Builder) embedJoins(l *level) (string, error) {
 		sb.WriteString(kind + "SELECT json_agg(pgrst_x) AS v FROM (" + inner + ") pgrst_x) AS " + aggAlias(e) + " ON " + on)
 	}
 	return sb.String(), nil
+}
+
+// embedPage is a to-many embed's LIMIT/OFFSET, its limit capped at
+// MaxRows as PostgREST's db-max-rows caps every level of a read.
+func (b *Builder) embedPage(n *Node) string {
+	lim := n.Limit
+	if b.MaxRows > 0 && (lim == nil || *lim > b.MaxRows) {
+		lim = &b.MaxRows
+	}
+	return pageSQL(lim, n.Offset)
 }
 
 // hasAgg says whether a select list aggregates.
@@ -119,7 +129,7 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 			if err != nil {
 				return "", err
 			}
-			page = ord + pageSQL(e.lvl.node.Limit, e.lvl.node.Offset)
+			page = ord + b.embedPage(e.lvl.node)
 		}
 		var parts []string
 		for _, it := range e.lvl.items {
@@ -167,6 +177,6 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	inner += ord + pageSQL(e.lvl.node.Limit, e.lvl.node.Offset)
+	inner += ord + b.embedPage(e.lvl.node)
 	return "coalesce((SELECT json_agg(pgrst_x) FROM (" + inner + ") pgrst_x), '[]') AS " + q(e.e.Key()), nil
 }
