@@ -71,6 +71,9 @@ type level struct {
 	expandStar bool
 	// lateral renders the level's embeds as lateral joins (lateral.go).
 	lateral bool
+	// sqlName is what PostgREST's SQL calls this level, which its
+	// errors name: the table, or for an embed table_depth (messages_1).
+	sqlName string
 }
 
 type embedLevel struct {
@@ -93,7 +96,8 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 	if items == nil {
 		items = []SelectItem{{Star: true}}
 	}
-	l := &level{t: t, alias: alias, items: items, node: req.Nodes[joinPath(path)], path: path, lateral: !hasAgg(items)}
+	items = b.bareCount(t, items)
+	l := &level{t: t, alias: alias, items: items, node: req.Nodes[joinPath(path)], path: path, lateral: !hasAgg(items), sqlName: alias}
 	if l.node == nil {
 		l.node = &Node{Path: path}
 	}
@@ -117,6 +121,10 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		}
 		if it.Embed.Spread {
 			cl.lateral = false
+		}
+		cl.sqlName = child.Name // many-to-many: PostgREST does not alias it
+		if r.jn == nil {
+			cl.sqlName += "_" + strconv.Itoa(len(cpath))
 		}
 		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
 	}
@@ -191,7 +199,7 @@ func (b *Builder) fieldExpr(l *level, f Field) (expr, typ string, col *schema.Co
 	if col == nil {
 		fn := b.Cache.ComputedField(l.t, f.Name)
 		if fn == nil {
-			return "", "", nil, ColumnNotFound(l.t.Name, f.Name, l.t.ColumnNames(), schema.Closest)
+			return "", "", nil, ColumnNotFound(l.sqlName, f.Name, l.t.ColumnNames(), schema.Closest)
 		}
 		// A computed field: the function applied to the row.
 		col = &schema.Column{Name: f.Name, Type: fn.RetType, Base: fn.RetType, Nullable: true}
@@ -506,6 +514,9 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 		case it.Embed != nil:
 			e := l.embeds[ei]
 			ei++
+			if len(e.lvl.items) == 0 {
+				continue // an empty embed is not output
+			}
 			if b.joined(l, e) {
 				parts = append(parts, embedRef(e))
 				continue

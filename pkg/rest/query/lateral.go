@@ -61,6 +61,9 @@ func (b *Builder) embedJoins(l *level) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		if sel == "" {
+			sel = "1 AS pgrst_empty" // an empty embed only filters
+		}
 		joins, err := b.embedJoins(e.lvl)
 		if err != nil {
 			return "", err

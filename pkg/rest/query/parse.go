@@ -330,7 +330,12 @@ func (sc *scanner) selectList(depth int) ([]SelectItem, *apierr.Error) {
 	}
 	var items []SelectItem
 	if sc.eof() || sc.peek() == ')' {
-		// select= (empty) means all columns, as does an empty embed.
+		if depth > 0 {
+			// An empty embed, users(), filters its parent (with !inner or
+			// users=not.is.null) but is not in the output, as in PostgREST.
+			return []SelectItem{}, nil
+		}
+		// select= (empty) means all columns.
 		return []SelectItem{{Star: true}}, nil
 	}
 	for {
