@@ -279,6 +279,11 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 		pl.SendQueryPrepared(name, args, nil, nil)
 		steps = append(steps, step{kind: kind})
 	}
+	if s.plan.verbose() {
+		// Before the role switch, while the session is the authenticator,
+		// which migration 000019 lets set it.
+		send(queryIDSQL, nil, stepOther)
+	}
 	send(db.SetupSQL, setupArgs, stepOther)
 	if s.preRequest != "" {
 		send("SELECT "+s.preRequest+"()", nil, stepOther)

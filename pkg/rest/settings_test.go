@@ -236,3 +236,26 @@ func TestSettingsApplied(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainVerboseQueryIdentifier: with options=verbose the plan shows
+// PostgreSQL's Query Identifier, as on a server computing query ids.
+func TestExplainVerboseQueryIdentifier(t *testing.T) {
+	t.Parallel()
+	e := setupEnv(t, map[string]string{"DB_PLAN_ENABLED": "true"})
+	for _, c := range []struct {
+		accept string
+		want   string
+	}{
+		{"application/vnd.pgrst.plan+text; options=verbose", "Query Identifier: "},
+		{"application/vnd.pgrst.plan+json; options=verbose", `"Query Identifier": `},
+	} {
+		r := e.do("GET", "/rest/v1/labels?select=id", e.cfg.ServiceRoleKey, "", "Accept", c.accept)
+		if r.status != 200 || !strings.Contains(r.body, c.want) {
+			t.Errorf("%s: %d %s", c.accept, r.status, r.body)
+		}
+	}
+	r := e.do("GET", "/rest/v1/labels?select=id", e.cfg.ServiceRoleKey, "", "Accept", "application/vnd.pgrst.plan+text")
+	if r.status != 200 || strings.Contains(r.body, "Query Identifier") {
+		t.Errorf("without verbose, no query identifier: %d %s", r.status, r.body)
+	}
+}
