@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -422,48 +421,4 @@ func loadFuncs(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error
 		p.f.RetCols = byRel[p.relid]
 	}
 	return nil
-}
-
-// Closest returns the candidate most similar to name, or "" when none is
-// close enough to be a plausible typo.
-func Closest(name string, candidates []string) string {
-	best, bestDist := "", -1
-	for _, cand := range candidates {
-		if cand == name {
-			continue
-		}
-		d := levenshtein(strings.ToLower(name), strings.ToLower(cand))
-		limit := max(len(name), len(cand)) / 3
-		if limit < 2 {
-			limit = 2
-		}
-		if strings.Contains(strings.ToLower(cand), strings.ToLower(name)) || strings.Contains(strings.ToLower(name), strings.ToLower(cand)) {
-			d = min(d, max(len(cand)-len(name), len(name)-len(cand)))
-		}
-		if d <= limit && (bestDist < 0 || d < bestDist) {
-			best, bestDist = cand, d
-		}
-	}
-	return best
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
