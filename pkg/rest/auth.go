@@ -45,7 +45,7 @@ func jwtError(code, msg string, details any) *apierr.Error {
 // include it) and jwt-role-claim-key (where in the claims the role is; a
 // token without it is anonymous, as in PostgREST).
 func (a *API) authenticate(r *http.Request, set *settings) (*caller, error) {
-	anon := a.cfg.DBAnonRole
+	anon := set.AnonRole
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
 	if h == "" {
 		return &caller{role: anon, claims: roleClaims(anon)}, nil

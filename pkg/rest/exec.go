@@ -44,6 +44,10 @@ type txSpec struct {
 	// preRequest is the quoted name of PostgREST's db-pre-request
 	// function, called after the setup and before the statement.
 	preRequest string
+	// prepared prepares statements once per connection; anonRole is the
+	// role of requests without a token (both from the settings).
+	prepared bool
+	anonRole string
 }
 
 // txOverride says whether a request may choose how its transaction ends.
@@ -72,7 +76,7 @@ const acquireTimeout = 10 * time.Second
 // statement are prepared once per connection, inside the pipeline of the
 // request that first needs them; later requests only bind and execute.
 func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
-	if err := db.CheckRole(s.caller.Role, a.cfg.DBAnonRole); err != nil {
+	if err := db.CheckRole(s.caller.Role, s.anonRole); err != nil {
 		return nil, err
 	}
 	// A database restart kills pooled connections: a request that finds

@@ -85,7 +85,7 @@ func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result,
 // transaction of the pipeline: one round trip, committed at Sync.
 func (a *API) send(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*pipeline, error) {
 	p := &pipeline{steps: make([]step, 0, 8)}
-	if a.cfg.DBPreparedStatements {
+	if s.prepared {
 		p.sc = stmtsOf(pc, a.gen.Load())
 	}
 	p.fold = s.foldable && !s.rollback && s.plan == nil && !a.setsGUCs(s.stmt.SQL)

@@ -76,13 +76,14 @@ func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*
 		Headers: requestHeaders(rc.r.Header), Cookies: requestCookies(rc.r),
 		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema, rc.set.ExtraSearchPath),
 		ReadOnly: readOnly,
-	}, stmt: st, decide: decide, rollback: rc.set.rollbackFor(rc.prefs), plan: rc.plan, preRequest: rc.set.PreRequest}
+	}, stmt: st, decide: decide, rollback: rc.set.rollbackFor(rc.prefs), plan: rc.plan, preRequest: rc.set.PreRequest,
+		prepared: rc.set.Prepared, anonRole: rc.set.AnonRole}
 }
 
 func (a *API) exec(rc *reqCtx, s *txSpec) (*result, error) {
 	res, err := a.run(rc.r.Context(), s)
 	if err != nil {
-		return nil, translate(err, rc.caller.authed(a.cfg.DBAnonRole))
+		return nil, translate(err, rc.caller.authed(rc.set.AnonRole))
 	}
 	return res, nil
 }

@@ -32,6 +32,10 @@ type settings struct {
 	PreRequest  string
 	OpenAPIMode string
 	JWTAud      string
+	// AnonRole is the role of requests without a token.
+	AnonRole string
+	// Prepared prepares each statement once per connection.
+	Prepared bool
 	// RoleClaim is the parsed jwt-role-claim-key.
 	RoleClaim jsPath
 	// FromDB lists the pgrst.* settings the database supplied (for logs).
@@ -43,7 +47,7 @@ func envSettings(c *config.Config) (*settings, error) {
 	s := &settings{
 		Schemas: c.DBSchemas, ExtraSearchPath: c.DBExtraSearchPath, TxEnd: c.DBTxEnd,
 		PlanEnabled: c.DBPlanEnabled, Aggregates: c.DBAggregatesEnabled, MaxRows: int64(c.DBMaxRows),
-		OpenAPIMode: c.OpenAPIMode, JWTAud: c.RESTJWTAud,
+		OpenAPIMode: c.OpenAPIMode, JWTAud: c.RESTJWTAud, AnonRole: c.DBAnonRole, Prepared: c.DBPreparedStatements,
 	}
 	var err error
 	if s.PreRequest, err = quoteFuncName(c.DBPreRequest); err != nil {
@@ -58,9 +62,9 @@ func envSettings(c *config.Config) (*settings, error) {
 // dbSettingNames are the pgrst.* settings Labelbase has an equivalent
 // for; PostgREST's others (jwt_secret, server_*, db_pool…) are ignored.
 var dbSettingNames = []string{
-	"pgrst.db_aggregates_enabled", "pgrst.db_extra_search_path", "pgrst.db_max_rows",
-	"pgrst.db_plan_enabled", "pgrst.db_pre_request", "pgrst.db_schemas", "pgrst.db_tx_end",
-	"pgrst.jwt_aud", "pgrst.jwt_role_claim_key", "pgrst.openapi_mode",
+	"pgrst.db_aggregates_enabled", "pgrst.db_anon_role", "pgrst.db_extra_search_path", "pgrst.db_max_rows",
+	"pgrst.db_plan_enabled", "pgrst.db_pre_request", "pgrst.db_prepared_statements", "pgrst.db_schemas",
+	"pgrst.db_tx_end", "pgrst.jwt_aud", "pgrst.jwt_role_claim_key", "pgrst.openapi_mode",
 }
 
 // dbSettingsSQL reads the pgrst.* settings of the connected role (the
@@ -124,6 +128,12 @@ func (s *settings) set(k, v string) error {
 		s.Aggregates, err = pgBool(v)
 	case "db_plan_enabled":
 		s.PlanEnabled, err = pgBool(v)
+	case "db_prepared_statements":
+		s.Prepared, err = pgBool(v)
+	case "db_anon_role":
+		if s.AnonRole = strings.TrimSpace(v); s.AnonRole == "" {
+			err = fmt.Errorf("must name a role")
+		}
 	case "db_tx_end":
 		switch v {
 		case "commit", "commit-allow-override", "rollback", "rollback-allow-override":

@@ -40,13 +40,14 @@ func TestSettingsPrecedence(t *testing.T) {
 		"db_aggregates_enabled": "true", "db_tx_end": "rollback-allow-override", "db_schemas": "chat, public",
 		"db_extra_search_path": "public, extensions, hidden", "jwt_role_claim_key": `."https://example.com".role`,
 		"db_pre_request": "api.check_request", "openapi_mode": "ignore-privileges", "jwt_aud": "https://example.org",
+		"db_anon_role": "web_anon", "db_prepared_statements": "off",
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !s.Aggregates || s.TxEnd != "rollback-allow-override" || strings.Join(s.Schemas, ",") != "chat,public" ||
 		strings.Join(s.ExtraSearchPath, ",") != "public,extensions,hidden" || s.PreRequest != `"api"."check_request"` ||
-		s.OpenAPIMode != "ignore-privileges" || s.JWTAud != "https://example.org" {
+		s.OpenAPIMode != "ignore-privileges" || s.JWTAud != "https://example.org" || s.AnonRole != "web_anon" || s.Prepared {
 		t.Errorf("database settings not applied: %+v", s)
 	}
 	if s.MaxRows != 50 || s.PlanEnabled {
@@ -60,7 +61,7 @@ func TestSettingsPrecedence(t *testing.T) {
 	}
 	for k, v := range map[string]string{
 		"db_tx_end": "sometimes", "db_max_rows": "many", "db_aggregates_enabled": "maybe",
-		"openapi_mode": "public", "db_schemas": " , ", "jwt_role_claim_key": ".roles[?(@ == \"x\")]", "db_pre_request": "a.b.c",
+		"openapi_mode": "public", "db_schemas": " , ", "db_anon_role": " ", "db_prepared_statements": "sometimes", "jwt_role_claim_key": ".roles[?(@ == \"x\")]", "db_pre_request": "a.b.c",
 	} {
 		if _, err := env.withDB(map[string]string{k: v}); err == nil || !strings.Contains(err.Error(), "pgrst."+k) {
 			t.Errorf("%s=%q: err %v, want one naming the setting", k, v, err)
