@@ -30,3 +30,29 @@ func TestFuzzySetMatchesPostgRESTHints(t *testing.T) {
 		}
 	}
 }
+
+// The callable functions of postgrest-js's own test schema, and two hints
+// its suite expects PostgREST 14 to give for functions PostgREST does not
+// expose (a single unnamed int, a computed field's function).
+func TestFuzzySetMatchesPostgrestJSExpectations(t *testing.T) {
+	names := NewFuzzySet([]string{
+		"get_status", "get_username_and_status", "offline_user", "set_users_offline", "void_func",
+		"function_with_optional_param", "function_with_array_param", "get_user_profile",
+		"get_user_profile_non_nullable", "get_messages", "get_messages_by_username", "get_user_messages",
+		"get_active_user_messages", "get_recent_messages_by_username", "get_user_recent_messages",
+		"get_user_first_message", "postgrest_unresolvable_function", "postgrest_resolvable_with_override_function",
+		"polymorphic_function_with_different_return", "polymorphic_function_with_no_params_or_unnamed",
+		"polymorphic_function_with_unnamed_json", "polymorphic_function_with_unnamed_jsonb",
+		"polymorphic_function_with_unnamed_text", "polymorphic_function_with_unnamed_default",
+		"polymorphic_function_with_unnamed_default_overload", "function_returning_row",
+		"function_returning_single_row", "function_returning_set_of_rows",
+	})
+	for in, want := range map[string]string{
+		"polymorphic_function_with_unnamed_integer": "polymorphic_function_with_unnamed_text",
+		"blurb_message": "get_messages",
+	} {
+		if got, ok := names.Closest(in); !ok || got != want {
+			t.Errorf("Closest(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
