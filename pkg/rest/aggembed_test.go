@@ -9,9 +9,11 @@ CREATE TABLE public.messages (
   id int PRIMARY KEY, message text, username text REFERENCES public.users,
   channel_id int REFERENCES public.channels,
   reply_to int CONSTRAINT messages_reply_to_fkey REFERENCES public.messages (id));
-GRANT SELECT ON public.channels, public.users, public.messages TO anon;
+CREATE TABLE public.pairs (id int PRIMARY KEY, first_user text REFERENCES public.users, second_user text REFERENCES public.users);
+GRANT SELECT ON public.channels, public.users, public.messages, public.pairs TO anon;
 INSERT INTO public.channels VALUES (1, 'public'), (2, 'random');
 INSERT INTO public.users VALUES ('supabot', 'ONLINE'), ('kiwicopple', 'OFFLINE'), ('awailas', 'ONLINE');
+INSERT INTO public.pairs VALUES (1, 'supabot', 'awailas');
 INSERT INTO public.messages VALUES (1, 'Hello', 'supabot', 1, NULL), (2, 'Hi', 'kiwicopple', 2, 1), (3, 'Yo', 'supabot', 1, 1);
 `
 
@@ -37,6 +39,10 @@ func TestAggregatesAndEmbeds(t *testing.T) {
 			json: `[{"username":"awailas"}]`},
 		{name: "self-reference by column", method: "GET", path: "/rest/v1/messages?select=id,reply_to(id),replies:messages!reply_to(id)&id=eq.1", who: "anon", status: 200,
 			json: `[{"id":1,"reply_to":null,"replies":[{"id":2},{"id":3}]}]`},
+		{name: "two unlabelled embeds of one table collide as in PostgREST's SQL", method: "GET", path: "/rest/v1/pairs?select=users!first_user(*),users!second_user(*)", who: "anon", status: 400, code: "42712",
+			has: []string{`"message":"table name \"pairs_users_1\" specified more than once"`}},
+		{name: "labelled, they do not", method: "GET", path: "/rest/v1/pairs?select=a:users!first_user(username),b:users!second_user(username)", who: "anon", status: 200,
+			json: `[{"a":{"username":"supabot"},"b":{"username":"awailas"}}]`},
 		{name: "self-reference hinted by constraint name is PGRST200", method: "GET", path: "/rest/v1/messages?select=id,messages!messages_reply_to_fkey(id)", who: "anon", status: 400, code: "PGRST200"},
 	})
 	off.runScenarios(t, []scenario{

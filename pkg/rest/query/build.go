@@ -128,6 +128,9 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		}
 		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
 	}
+	if err := duplicateEmbedAlias(t, l.embeds, len(path)+1); err != nil {
+		return nil, err
+	}
 	// Embed null filters (rel=is.null) are recognised here, where the
 	// embeds are known.
 	for i, c := range l.node.Conds {

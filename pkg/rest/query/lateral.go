@@ -10,9 +10,13 @@ package query
 // by the parent's join columns.
 
 import (
+	"net/http"
+	"strconv"
 	"strings"
 
+	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/rest/pgrst"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
 // joined says whether embed e of l is a lateral join of l's query.
@@ -89,6 +93,26 @@ func (b *Builder) embedJoins(l *level) (string, error) {
 		sb.WriteString(kind + "SELECT json_agg(pgrst_x) AS v FROM (" + inner + ") pgrst_x) AS " + aggAlias(e) + " ON " + on)
 	}
 	return sb.String(), nil
+}
+
+// duplicateEmbedAlias fails like PostgREST's SQL does when two sibling
+// embeds get the same join alias, parent_name_depth (name being the
+// embed's label or else its target): users!first_user(*) beside
+// users!second_user(*) is PostgreSQL's 42712 there, and so here.
+func duplicateEmbedAlias(parent *schema.Table, embeds []*embedLevel, depth int) error {
+	seen := map[string]bool{}
+	for _, e := range embeds {
+		name := e.e.Name
+		if e.e.Alias != "" {
+			name = e.e.Alias
+		}
+		alias := parent.Name + "_" + name + "_" + strconv.Itoa(depth)
+		if seen[alias] {
+			return apierr.New(http.StatusBadRequest, "42712", "table name \"%s\" specified more than once", alias)
+		}
+		seen[alias] = true
+	}
+	return nil
 }
 
 // embedPage is a to-many embed's LIMIT/OFFSET, its limit capped at
