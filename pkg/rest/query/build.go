@@ -128,8 +128,12 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		}
 		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
 	}
-	if err := duplicateEmbedAlias(t, l.embeds, len(path)+1); err != nil {
-		return nil, err
+	if len(path) == 0 {
+		// After every relationship resolved: PostgREST's errors for those
+		// come before the SQL error a colliding alias gives.
+		if err := duplicateEmbedAliases(l); err != nil {
+			return nil, err
+		}
 	}
 	// Embed null filters (rel=is.null) are recognised here, where the
 	// embeds are known.

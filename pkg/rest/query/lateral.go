@@ -16,7 +16,6 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/rest/pgrst"
-	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
 // joined says whether embed e of l is a lateral join of l's query.
@@ -99,9 +98,13 @@ func (b *Builder) embedJoins(l *level) (string, error) {
 // embeds get the same join alias, parent_name_depth (name being the
 // embed's label or else its target): users!first_user(*) beside
 // users!second_user(*) is PostgreSQL's 42712 there, and so here.
-func duplicateEmbedAlias(parent *schema.Table, embeds []*embedLevel, depth int) error {
+func duplicateEmbedAliases(l *level) error {
 	seen := map[string]bool{}
-	for _, e := range embeds {
+	parent, depth := l.t, len(l.path)+1
+	for _, e := range l.embeds {
+		if err := duplicateEmbedAliases(e.lvl); err != nil {
+			return err
+		}
 		name := e.e.Name
 		if e.e.Alias != "" {
 			name = e.e.Alias
