@@ -206,7 +206,7 @@ func (b *Builder) fieldExpr(l *level, f Field) (expr, typ string, col *schema.Co
 	if col == nil {
 		fn := b.Cache.ComputedField(l.t, f.Name)
 		if fn == nil {
-			return "", "", nil, ColumnNotFound(l.sqlName, f.Name, l.t.ColumnNames(), schema.Closest)
+			return "", "", nil, ColumnNotFound(l.sqlName, f.Name, l.t.ColumnNames())
 		}
 		// A computed field: the function applied to the row.
 		col = &schema.Column{Name: f.Name, Type: fn.RetType, Base: fn.RetType, Nullable: true}

@@ -135,7 +135,7 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 		}
 		for _, c := range target {
 			if t.Column(c) == nil {
-				return nil, ColumnNotFound(t.Name, c, t.ColumnNames(), schema.Closest)
+				return nil, ColumnNotFound(t.Name, c, t.ColumnNames())
 			}
 		}
 		var qt []string

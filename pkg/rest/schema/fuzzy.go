@@ -189,6 +189,10 @@ func Closest(name string, candidates []string) string {
 	return best
 }
 
+// Levenshtein is the edit distance (insert, delete, substitute: 1 each)
+// between a and b, in runes.
+func Levenshtein(a, b string) int { return levenshtein(a, b) }
+
 func levenshtein(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
