@@ -83,3 +83,24 @@ test('a self-reference hinted by its constraint name is PGRST200, as in PostgRES
     message: "Could not find a relationship between 'recipes' and 'recipes' in the schema cache",
   })
 })
+
+test('two unlabelled embeds of one table collide like the aliases of PostgREST\'s SQL (42712)', async () => {
+  const { error, status } = await db.from('recipes').select('cooks!cook(username), ratings!recipe_id(stars), cooks!cook(country)')
+  assert.equal(status, 400)
+  assert.deepEqual(error, { code: '42712', details: null, hint: null, message: 'table name "recipes_cooks_1" specified more than once' })
+  const labelled = await db.from('recipes').select('chef:cooks!cook(username), home:cooks!cook(country)').eq('id', 2)
+  assert.equal(labelled.error, null)
+  assert.deepEqual(labelled.data, [{ chef: { username: 'bruno' }, home: { country: 'BR' } }])
+})
+
+test('an unknown column gets PostgreSQL\'s hint only when one is close enough', async () => {
+  const far = await db.from('recipes').select('servngs_total')
+  assert.deepEqual(far.error, { code: '42703', details: null, hint: null, message: 'column recipes.servngs_total does not exist' })
+  const near = await db.from('recipes').select('servngs')
+  assert.deepEqual(near.error, {
+    code: '42703',
+    details: null,
+    hint: 'Perhaps you meant to reference the column "recipes.servings".',
+    message: 'column recipes.servngs does not exist',
+  })
+})
