@@ -46,7 +46,10 @@ test('bulk insert with defaultToNull: false: defaults for absent columns, one se
 })
 
 test('without missing=default an absent column is null', async () => {
-  const { error, status } = await db.from('recipes').insert([{ title: 'Moqueca', cook: 'bruno' }, { title: 'Vatapá', cook: 'bruno', servings: 3 }])
+  const { error, status } = await db.from('recipes').insert([
+    { title: 'Moqueca', cook: 'bruno' },
+    { title: 'Vatapá', cook: 'bruno', servings: 3 },
+  ])
   assert.equal(status, 400)
   assert.equal(error.code, '23502')
 })

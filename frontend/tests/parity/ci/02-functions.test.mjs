@@ -30,7 +30,8 @@ test('a single unnamed int parameter is never exposed: PGRST202, hint by name', 
   assert.equal(status, 404)
   assert.deepEqual(error, {
     code: 'PGRST202',
-    details: 'Searched for the function public.echo_int with parameter  or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+    details:
+      'Searched for the function public.echo_int with parameter  or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
     hint: 'Perhaps you meant to call the function public.echo_text',
     message: 'Could not find the function public.echo_int() in the schema cache',
   })

@@ -78,13 +78,14 @@ test('a self-reference hinted by its constraint name is PGRST200, as in PostgRES
   assert.equal(status, 400)
   assert.deepEqual(error, {
     code: 'PGRST200',
-    details: "Searched for a foreign key relationship between 'recipes' and 'recipes' using the hint 'recipes_parent_id_fkey' in the schema 'public', but no matches were found.",
+    details:
+      "Searched for a foreign key relationship between 'recipes' and 'recipes' using the hint 'recipes_parent_id_fkey' in the schema 'public', but no matches were found.",
     hint: null,
     message: "Could not find a relationship between 'recipes' and 'recipes' in the schema cache",
   })
 })
 
-test('two unlabelled embeds of one table collide like the aliases of PostgREST\'s SQL (42712)', async () => {
+test("two unlabelled embeds of one table collide like the aliases of PostgREST's SQL (42712)", async () => {
   const { error, status } = await db.from('recipes').select('cooks!cook(username), ratings!recipe_id(stars), cooks!cook(country)')
   assert.equal(status, 400)
   assert.deepEqual(error, { code: '42712', details: null, hint: null, message: 'table name "recipes_cooks_1" specified more than once' })
@@ -93,7 +94,7 @@ test('two unlabelled embeds of one table collide like the aliases of PostgREST\'
   assert.deepEqual(labelled.data, [{ chef: { username: 'bruno' }, home: { country: 'BR' } }])
 })
 
-test('an unknown column gets PostgreSQL\'s hint only when one is close enough', async () => {
+test("an unknown column gets PostgreSQL's hint only when one is close enough", async () => {
   const far = await db.from('recipes').select('servngs_total')
   assert.deepEqual(far.error, { code: '42703', details: null, hint: null, message: 'column recipes.servngs_total does not exist' })
   const near = await db.from('recipes').select('servngs')

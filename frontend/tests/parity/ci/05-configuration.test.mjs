@@ -21,7 +21,12 @@ test('db_schemas exposes a second schema', async () => {
   assert.deepEqual(data, [{ item: 'salt' }, { item: 'olive oil' }])
   const hidden = await client({ schema: 'helpers' }).from('anything').select()
   assert.equal(hidden.status, 406)
-  assert.deepEqual(hidden.error, { code: 'PGRST106', details: null, hint: 'Only the following schemas are exposed: public, kitchen', message: 'Invalid schema: helpers' })
+  assert.deepEqual(hidden.error, {
+    code: 'PGRST106',
+    details: null,
+    hint: 'Only the following schemas are exposed: public, kitchen',
+    message: 'Invalid schema: helpers',
+  })
 })
 
 test('db_tx_end = commit-allow-override lets .rollback() dry-run a write', async () => {
@@ -35,10 +40,15 @@ test('db_tx_end = commit-allow-override lets .rollback() dry-run a write', async
 
 test('db_pre_request runs before every request and may refuse it', async () => {
   // (403: postgrest-js retries a 503 after its Retry-After.)
-  const closed = await client({ headers: { 'X-Kitchen': 'closed' } }).from('cooks').select()
+  const closed = await client({ headers: { 'X-Kitchen': 'closed' } })
+    .from('cooks')
+    .select()
   assert.equal(closed.status, 403)
   assert.deepEqual(closed.error, { code: 'KITCHEN', details: null, hint: null, message: 'The kitchen is closed' })
-  const open = await client({ headers: { 'X-Kitchen': 'open' } }).from('cooks').select('username').eq('username', 'ana')
+  const open = await client({ headers: { 'X-Kitchen': 'open' } })
+    .from('cooks')
+    .select('username')
+    .eq('username', 'ana')
   assert.deepEqual(open.data, [{ username: 'ana' }])
 })
 
