@@ -222,7 +222,9 @@ func (p *pipeline) collect(s *txSpec) (*result, error) {
 		return nil, err
 	}
 	if planned != nil && res != nil {
-		res.total = planned
+		if s.stmt.EstimateAbove == 0 || (res.total != nil && *res.total > s.stmt.EstimateAbove) {
+			res.total = planned
+		}
 	}
 	return res, nil
 }

@@ -15,7 +15,7 @@ func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Requ
 	if err != nil {
 		return err
 	}
-	o := query.ReadOpts{Count: rc.prefs.count != "", Planned: rc.prefs.count == "planned", Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, Format: rc.format(), Limit: lim, Offset: &off}
+	o := query.ReadOpts{Count: rc.prefs.count != "", Planned: rc.prefs.count == "planned", EstimateAbove: rc.estimateAbove(), Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, Format: rc.format(), Limit: lim, Offset: &off}
 	st, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
 	if err != nil {
 		return err

@@ -191,6 +191,16 @@ func searchPath(schema string, extra []string) string {
 	return strings.Join(parts, ", ")
 }
 
+// estimateAbove is the exact count above which Prefer: count=estimated
+// answers the planner's estimate: db-max-rows, as in PostgREST; 0 (always
+// exact) without it or for other counts.
+func (rc *reqCtx) estimateAbove() int64 {
+	if rc.prefs.count == "estimated" {
+		return rc.set.MaxRows
+	}
+	return 0
+}
+
 // builder returns a statement builder over the request's schema cache
 // snapshot, with the server's optional features.
 func (a *API) builder(rc *reqCtx) *query.Builder {

@@ -260,3 +260,37 @@ func TestExplainVerboseQueryIdentifier(t *testing.T) {
 		t.Errorf("without verbose, no query identifier: %d %s", r.status, r.body)
 	}
 }
+
+// TestEstimatedCountAboveMaxRows: Prefer: count=estimated answers the
+// exact count up to db-max-rows and the planner's estimate above it, as
+// PostgREST's docs describe. The table is never analysed, so the planner
+// guesses from its pages and the estimate differs from the true count.
+func TestEstimatedCountAboveMaxRows(t *testing.T) {
+	t.Parallel()
+	e := setupEnv(t, map[string]string{"DB_MAX_ROWS": "10"}, `
+CREATE TABLE public.nums (n int) WITH (autovacuum_enabled = false);
+INSERT INTO public.nums SELECT generate_series(1, 100);
+GRANT SELECT ON public.nums TO anon;`)
+	total := func(path, count string) string {
+		t.Helper()
+		r := e.do("GET", path, e.cfg.AnonKey, "", "Prefer", "count="+count)
+		if r.status != 200 && r.status != 206 {
+			t.Fatalf("%s count=%s: %d %s", path, count, r.status, r.body)
+		}
+		cr := r.header.Get("Content-Range")
+		return cr[strings.Index(cr, "/")+1:]
+	}
+	planned := total("/rest/v1/nums?select=n", "planned")
+	if planned == "100" {
+		t.Fatalf("the planner's guess for an unanalysed table should not be exact: %s", planned)
+	}
+	if got := total("/rest/v1/nums?select=n", "exact"); got != "100" {
+		t.Errorf("exact: %s", got)
+	}
+	if got := total("/rest/v1/nums?select=n", "estimated"); got != planned {
+		t.Errorf("estimated above db-max-rows = %s, want the planned %s", got, planned)
+	}
+	if got := total("/rest/v1/nums?select=n&n=lte.5", "estimated"); got != "5" {
+		t.Errorf("estimated within db-max-rows = %s, want the exact 5", got)
+	}
+}

@@ -25,6 +25,9 @@ type Statement struct {
 	// CountSQL, when set, is an EXPLAIN (FORMAT JSON) over the same
 	// arguments whose top plan's row estimate is the total.
 	CountSQL string
+	// EstimateAbove, when set, uses CountSQL's estimate only when the
+	// exact total exceeds it (Prefer: count=estimated).
+	EstimateAbove int64
 }
 
 // Builder accumulates bind values while SQL is generated.

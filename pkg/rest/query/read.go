@@ -31,6 +31,10 @@ type ReadOpts struct {
 	// Planned makes Count the planner's estimate (Prefer: count=planned)
 	// instead of an exact count.
 	Planned bool
+	// EstimateAbove, for Prefer: count=estimated with db-max-rows, makes
+	// the total the planner's estimate when the exact count exceeds it,
+	// as PostgREST does; 0 keeps the exact count.
+	EstimateAbove int64
 	// Limit and Offset are the root's effective page (query and Range
 	// header combined).
 	Limit, Offset *int64
@@ -158,6 +162,9 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	total := "NULL"
 	countSQL := ""
 	switch {
+	case o.Count && o.EstimateAbove > 0:
+		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL + ")"
+		countSQL = "EXPLAIN (FORMAT JSON) " + withClause(tg.CTEs) + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL
 	case o.Count && o.Planned:
 		// Prefer: count=planned: the planner's estimate of the same rows,
 		// from an EXPLAIN pipelined before the statement (as PostgREST).
@@ -167,5 +174,8 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	}
 	st := b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.Format, tg.ScalarColumn), inner))
 	st.CountSQL = countSQL
+	if countSQL != "" && !o.Planned {
+		st.EstimateAbove = o.EstimateAbove
+	}
 	return st, nil
 }
