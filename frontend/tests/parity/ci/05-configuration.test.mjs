@@ -72,6 +72,12 @@ test('db_max_rows set and reset at run time caps reads', async () => {
   await eventually(async () => (await db.from('recipes').select('id')).data?.length === 2, 'db_max_rows = 2')
   const { data } = await db.from('recipes').select('id, ratings(stars)').eq('id', 3)
   assert.deepEqual(data, [{ id: 3, ratings: [{ stars: 5 }, { stars: 4 }] }])
+  // count=estimated: the planner's estimate above db_max_rows, exact within.
+  const planned = await db.from('recipes').select('id', { count: 'planned' })
+  const estimated = await db.from('recipes').select('id', { count: 'estimated' })
+  assert.equal(estimated.count, planned.count)
+  const within = await db.from('recipes').select('id', { count: 'estimated' }).in('id', [1, 2])
+  assert.equal(within.count, 2)
   await setting('db_max_rows', null)
   await eventually(async () => (await db.from('recipes').select('id')).data?.length > 2, 'db_max_rows reset')
 })
