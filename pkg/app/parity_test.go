@@ -11,6 +11,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/labelbase/labelbase/pkg/app"
 	"github.com/labelbase/labelbase/pkg/config"
@@ -112,4 +115,102 @@ func runParityFile(t *testing.T, file, schemaSQL, postgisSQL string) {
 		t.Fatalf("node --test %s: %v", filepath.Base(file), err)
 	}
 	fmt.Fprintf(os.Stdout, "parity suite %s passed\n", filepath.Base(file))
+}
+
+// parityCIDir holds a suite run the way a project's own CI would run it:
+// one database holding ci/schema.sql, one gateway, the files in name
+// order, each seeing what the ones before it wrote. The gateway gets no
+// PostgREST-style settings from its environment: ci/schema.sql configures
+// it through pgrst.* settings on the authenticator role only.
+var parityCIDir = filepath.Join(parityDir, "ci")
+
+// TestParityCISuite runs frontend/tests/parity/ci. Role settings reach
+// every database of the cluster, so it resets them when done.
+func TestParityCISuite(t *testing.T) {
+	requireAcceptance(t)
+	files, err := filepath.Glob(filepath.Join(parityCIDir, "*.test.mjs"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no suites in %s (%v)", parityCIDir, err)
+	}
+	sort.Strings(files)
+	schemaSQL, err := os.ReadFile(filepath.Join(parityCIDir, "schema.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	db := pgtest.New(t)
+	t.Cleanup(func() {
+		var names []string
+		rows, err := db.Pool.Query(context.Background(), `SELECT DISTINCT split_part(unnest(setconfig), '=', 1)
+			FROM pg_db_role_setting WHERE setrole = 'authenticator'::regrole`)
+		if err == nil {
+			for rows.Next() {
+				var n string
+				if rows.Scan(&n) == nil && strings.HasPrefix(n, "pgrst.") {
+					names = append(names, n)
+				}
+			}
+			rows.Close()
+		}
+		for _, n := range names {
+			if _, err := db.Pool.Exec(context.Background(), "ALTER ROLE authenticator RESET "+pgx.Identifier{n}.Sanitize()); err != nil {
+				t.Errorf("reset %s: %v", n, err)
+			}
+		}
+	})
+	if _, err := db.Pool.Exec(ctx, string(schemaSQL)); err != nil {
+		t.Fatalf("ci/schema.sql: %v", err)
+	}
+	secret := "parity-secret-parity-secret-parity-0123456789"
+	env := map[string]string{
+		"DATABASE_URL":              db.URL,
+		"JWT_SECRET":                secret,
+		"CRAWL_DISABLED":            "true",
+		"RATE_LIMIT_TOKEN_PER_HOUR": "100000",
+	}
+	cfg, err := config.Load(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	a, err := app.New(ctx, cfg, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	// The suites change settings with NOTIFY pgrst: the watcher must run
+	// (and have subscribed) before they start.
+	bg, stop := context.WithCancel(ctx)
+	defer stop()
+	a.StartBackground(bg, false)
+	srv := httptest.NewServer(a.Handler)
+	defer srv.Close()
+	select {
+	case <-a.REST.Listening():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the gateway never subscribed to NOTIFY pgrst")
+	}
+
+	args := []string{"--test", "--test-concurrency=1"}
+	for _, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, abs)
+	}
+	cmd := exec.CommandContext(ctx, "node", args...)
+	cmd.Dir = filepath.Join(parityDir, "..", "..")
+	cmd.Env = append(os.Environ(),
+		"LABELBASE_URL="+srv.URL,
+		"LABELBASE_ANON_KEY="+cfg.AnonKey,
+		"LABELBASE_SERVICE_ROLE_KEY="+cfg.ServiceRoleKey,
+		"LABELBASE_JWT_SECRET="+secret,
+	)
+	cmd.Stdout = os.Stdout
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node --test ci/*.test.mjs: %v", err)
+	}
 }

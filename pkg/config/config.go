@@ -149,6 +149,28 @@ type Config struct {
 	// db-aggregates-enabled): handy, and a way to make the database sum a
 	// whole table, hence off by default.
 	DBAggregatesEnabled bool
+	// DBConfig reads PostgREST's in-database settings (pgrst.* on the
+	// authenticator role) at start and on NOTIFY pgrst, 'reload config';
+	// they override the environment, as PostgREST's db-config.
+	DBConfig bool
+	// DBMaxRows caps the rows a read returns (PostgREST's db-max-rows);
+	// 0 is no cap.
+	DBMaxRows int
+	// DBPreRequest is a function called before every REST statement
+	// (PostgREST's db-pre-request), as schema.name; empty for none.
+	DBPreRequest string
+	// DBExtraSearchPath follows the request's schema on search_path
+	// (PostgREST's db-extra-search-path).
+	DBExtraSearchPath []string
+	// OpenAPIMode is follow-privileges, ignore-privileges or disabled
+	// (PostgREST's openapi-mode).
+	OpenAPIMode string
+	// RESTJWTAud, when set, is the audience a REST token's aud claim must
+	// include (PostgREST's jwt-aud); tokens without aud pass.
+	RESTJWTAud string
+	// RESTJWTRoleClaimKey is the JSPath of the role in a REST token's
+	// claims (PostgREST's jwt-role-claim-key).
+	RESTJWTRoleClaimKey string
 	// CompressMinBytes is the smallest API response body gzipped for
 	// clients that accept it; below it the gzip framing costs more than it saves.
 	CompressMinBytes int
@@ -243,6 +265,13 @@ func Load(getenv Getenv) (*Config, error) {
 		DBDefaultGrants:             p.boolean("DB_DEFAULT_GRANTS", false),
 		DBAggregatesEnabled:         p.boolean("DB_AGGREGATES_ENABLED", false),
 		DBPoolSize:                  p.integer("DB_POOL_SIZE", 10),
+		DBConfig:                    p.boolean("DB_CONFIG", true),
+		DBMaxRows:                   p.integer("DB_MAX_ROWS", 0),
+		DBPreRequest:                p.str("DB_PRE_REQUEST", ""),
+		DBExtraSearchPath:           p.list("DB_EXTRA_SEARCH_PATH", []string{"public", "extensions"}),
+		OpenAPIMode:                 p.str("OPENAPI_MODE", "follow-privileges"),
+		RESTJWTAud:                  p.str("REST_JWT_AUD", ""),
+		RESTJWTRoleClaimKey:         p.str("REST_JWT_ROLE_CLAIM_KEY", ".role"),
 		CompressMinBytes:            p.integer("COMPRESS_MIN_BYTES", 1024),
 		BandcampUpstream:            p.str("BANDCAMP_UPSTREAM", ""),
 		CrawlAt:                     p.str("CRAWL_AT", "03:00"),
@@ -397,6 +426,14 @@ func (c *Config) validate(p *parser) {
 	case "commit", "commit-allow-override", "rollback", "rollback-allow-override":
 	default:
 		p.fail("DB_TX_END must be commit, commit-allow-override, rollback or rollback-allow-override, got %q", c.DBTxEnd)
+	}
+	if c.DBMaxRows < 0 {
+		p.fail("DB_MAX_ROWS must not be negative")
+	}
+	switch c.OpenAPIMode {
+	case "follow-privileges", "ignore-privileges", "disabled":
+	default:
+		p.fail("OPENAPI_MODE must be follow-privileges, ignore-privileges or disabled, got %q", c.OpenAPIMode)
 	}
 	if c.DBPoolSize < 2 {
 		p.fail("DB_POOL_SIZE must be at least 2")

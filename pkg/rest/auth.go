@@ -40,8 +40,12 @@ func jwtError(code, msg string, details any) *apierr.Error {
 // (ES256/RS256 by kid, or HS256 from JWT_SECRET), whose role is allowed.
 // The legacy apikey header alone never grants more than anon; opaque
 // sb_ keys were already swapped for the legacy ones at the gateway.
-func (a *API) authenticate(r *http.Request) (*caller, error) {
-	anon := a.cfg.DBAnonRole
+//
+// The settings add PostgREST's jwt-aud (an aud claim, when present, must
+// include it) and jwt-role-claim-key (where in the claims the role is; a
+// token without it is anonymous, as in PostgREST).
+func (a *API) authenticate(r *http.Request, set *settings) (*caller, error) {
+	anon := set.AnonRole
 	h := strings.TrimSpace(r.Header.Get("Authorization"))
 	if h == "" {
 		return &caller{role: anon, claims: roleClaims(anon)}, nil
@@ -80,10 +84,39 @@ func (a *API) authenticate(r *http.Request) (*caller, error) {
 	if err != nil {
 		return nil, mapTokenError(err)
 	}
-	if !db.AllowedRoles[v.Role] {
-		return nil, jwtError(pgrst.CodeJWTClaims, "JWT role is not allowed", fmt.Sprintf("role %q is not one of anon, authenticated, service_role", v.Role))
+	if set.JWTAud != "" && !audienceIncludes(v.Claims["aud"], set.JWTAud) {
+		return nil, jwtError(pgrst.CodeJWTClaims, "JWT not in audience", nil)
 	}
-	return &caller{role: v.Role, claims: v.JSON}, nil
+	role := v.Role
+	if !set.RoleClaim.isRole() {
+		var ok bool
+		if role, ok = set.RoleClaim.lookup(v.JSON); !ok {
+			role = anon
+		}
+	}
+	if !db.AllowedRoles[role] {
+		return nil, jwtError(pgrst.CodeJWTClaims, "JWT role is not allowed", fmt.Sprintf("role %q is not one of anon, authenticated, service_role", role))
+	}
+	return &caller{role: role, claims: v.JSON}, nil
+}
+
+// audienceIncludes says whether an aud claim (absent, a string or a list
+// of strings) admits aud; a token without aud is admitted, as PostgREST
+// does.
+func audienceIncludes(claim any, aud string) bool {
+	switch c := claim.(type) {
+	case nil:
+		return true
+	case string:
+		return c == aud
+	case []any:
+		for _, x := range c {
+			if s, ok := x.(string); ok && s == aud {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func mapTokenError(err error) *apierr.Error {

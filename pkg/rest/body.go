@@ -98,62 +98,32 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	return out
 }
 
-// insertGroups splits an insert body into groups of rows naming the same
-// columns. With ?columns= and Prefer: missing=default a row's absent
-// columns take their defaults, so rows are grouped by which of the listed
-// columns they have; otherwise every row must name the same keys.
+// insertGroups turns an insert body into the one group of rows PostgREST
+// inserts: the columns are ?columns= when given, else the keys every row
+// must share. With Prefer: missing=default the rows' absent columns take
+// their defaults, computed for every row in body order as PostgREST does
+// (so a serial column's sequence advances once per row even where the row
+// names the column).
 func insertGroups(rows []map[string]json.RawMessage, isArray bool, body []byte, columns []string, missingDefault bool) ([]query.InsertGroup, error) {
-	var groups []query.InsertGroup
-	switch {
-	case columns != nil && missingDefault:
-		idx := map[string]int{}
-		var members [][]map[string]json.RawMessage
-		for _, row := range rows {
-			var cols []string
-			for _, c := range columns {
-				if _, ok := row[c]; ok {
-					cols = append(cols, c)
-				}
+	var cols []string
+	if columns != nil {
+		cols = columns
+	} else if len(rows) > 0 {
+		cols = sortedKeys(rows[0])
+		for _, r := range rows[1:] {
+			if len(r) != len(cols) {
+				return nil, pgrst.Body("All object keys must match")
 			}
-			key := strings.Join(cols, "\x00")
-			i, ok := idx[key]
-			if !ok {
-				i = len(groups)
-				idx[key] = i
-				groups = append(groups, query.InsertGroup{Columns: cols})
-				members = append(members, nil)
-			}
-			members[i] = append(members[i], row)
-		}
-		for i := range groups {
-			b, _ := json.Marshal(members[i])
-			groups[i].Body = string(b)
-		}
-		if len(groups) == 0 {
-			groups = []query.InsertGroup{{Columns: columns, Body: "[]"}}
-		}
-	default:
-		var cols []string
-		if columns != nil {
-			cols = columns
-		} else if len(rows) > 0 {
-			cols = sortedKeys(rows[0])
-			for _, r := range rows[1:] {
-				if len(r) != len(cols) {
+			for _, c := range cols {
+				if _, ok := r[c]; !ok {
 					return nil, pgrst.Body("All object keys must match")
 				}
-				for _, c := range cols {
-					if _, ok := r[c]; !ok {
-						return nil, pgrst.Body("All object keys must match")
-					}
-				}
 			}
 		}
-		b := bytes.TrimSpace(body)
-		if !isArray {
-			b = append(append([]byte{'['}, b...), ']')
-		}
-		groups = []query.InsertGroup{{Columns: cols, Body: string(b)}}
 	}
-	return groups, nil
+	b := bytes.TrimSpace(body)
+	if !isArray {
+		b = append(append([]byte{'['}, b...), ']')
+	}
+	return []query.InsertGroup{{Columns: cols, Body: string(b), Defaults: missingDefault}}, nil
 }

@@ -2,12 +2,9 @@ package rest
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math/rand/v2"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,32 +41,25 @@ type txSpec struct {
 	// statement is a response GUC set by SQL (no singular representation,
 	// no strict max-affected): it can commit in its own round trip.
 	foldable bool
+	// preRequest is the quoted name of PostgREST's db-pre-request
+	// function, called after the setup and before the statement.
+	preRequest string
+	// prepared prepares statements once per connection; anonRole is the
+	// role of requests without a token (both from the settings).
+	prepared bool
+	anonRole string
 }
-
-// gucGuardSQL fails (22012) when SQL set response.headers or
-// response.status. A folded write sends it after its statement: the
-// implicit transaction then commits at Sync only when no GUC needs the
-// gateway's checks (applyGUCs), and otherwise rolls back so the write is
-// run again the two-round-trip way. The division is by an expression, not
-// a constant, so the planner cannot fold it into an error of its own.
-const gucGuardSQL = `SELECT 1 / (CASE WHEN coalesce(current_setting('response.headers', true), '') = ''
- AND coalesce(current_setting('response.status', true), '') = '' THEN 1 ELSE 0 END)`
-
-// errGUCsSet is the guard's refusal: the folded attempt rolled back.
-var errGUCsSet = errors.New("rest: response GUCs set by a folded write")
 
 // txOverride says whether a request may choose how its transaction ends.
-func (a *API) txOverride() bool { return strings.HasSuffix(a.cfg.DBTxEnd, "-allow-override") }
+func (s *settings) txOverride() bool { return strings.HasSuffix(s.TxEnd, "-allow-override") }
 
 // rollbackFor says whether the request's transaction is rolled back.
-func (a *API) rollbackFor(p prefs) bool {
-	if a.txOverride() && p.tx != "" {
+func (s *settings) rollbackFor(p prefs) bool {
+	if s.txOverride() && p.tx != "" {
 		return p.tx == "rollback"
 	}
-	return strings.HasPrefix(a.cfg.DBTxEnd, "rollback")
+	return strings.HasPrefix(s.TxEnd, "rollback")
 }
-
-const textOID = 25
 
 // acquireTimeout bounds the wait for a pooled connection.
 const acquireTimeout = 10 * time.Second
@@ -86,7 +76,7 @@ const acquireTimeout = 10 * time.Second
 // statement are prepared once per connection, inside the pipeline of the
 // request that first needs them; later requests only bind and execute.
 func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
-	if err := db.CheckRole(s.caller.Role, a.cfg.DBAnonRole); err != nil {
+	if err := db.CheckRole(s.caller.Role, s.anonRole); err != nil {
 		return nil, err
 	}
 	// A database restart kills pooled connections: a request that finds
@@ -219,183 +209,6 @@ func stalePlan(err error) bool {
 	return (pe.Code == "0A000" && pe.Message == "cached plan must not change result type") || pe.Code == "26000"
 }
 
-// step is what one pipelined request returns, in sending order.
-type step struct {
-	kind stepKind
-	// sql and name, for stepPrepare: remembered once the server confirms.
-	sql, name string
-}
-
-type stepKind uint8
-
-const (
-	stepOther   stepKind = iota // BEGIN, COMMIT, setup, deallocate
-	stepPrepare                 // a statement being prepared
-	stepMain                    // the main statement, whose row is the result
-	stepCount                   // EXPLAIN whose estimate is the planned count
-	stepGuard                   // gucGuardSQL after a folded write
-)
-
-func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result, error) {
-	var sc *stmtCache
-	if a.cfg.DBPreparedStatements {
-		sc = stmtsOf(pc, a.gen.Load())
-	}
-	// A read, and a write nothing can refuse once it ran, use the implicit
-	// transaction of the pipeline: one round trip, committed at Sync.
-	fold := s.foldable && !s.rollback && s.plan == nil && !a.setsGUCs(s.stmt.SQL)
-	implicit := (s.caller.ReadOnly && s.decide == nil) || fold
-	setupArgs := s.caller.SetupArgs()
-	if a.skipRoleSwitch {
-		setupArgs[0] = []byte("authenticator")
-	}
-
-	steps := make([]step, 0, 8)
-	pl := pc.StartPipeline(ctx)
-	if sc != nil {
-		for _, name := range sc.takeStale() {
-			pl.SendDeallocate(name)
-			steps = append(steps, step{kind: stepOther})
-		}
-	}
-	if !implicit {
-		pl.SendQueryParams("BEGIN ISOLATION LEVEL READ COMMITTED READ WRITE", nil, nil, nil, nil)
-		steps = append(steps, step{kind: stepOther})
-	}
-	send := func(sql string, args [][]byte, kind stepKind) {
-		if sc == nil {
-			pl.SendQueryParams(sql, args, textOIDs(len(args)), nil, nil)
-			steps = append(steps, step{kind: kind})
-			return
-		}
-		name, ok := sc.lookup(sql)
-		if !ok {
-			pl.SendPrepare(name, sql, textOIDs(len(args)))
-			steps = append(steps, step{kind: stepPrepare, sql: sql, name: name})
-		}
-		pl.SendQueryPrepared(name, args, nil, nil)
-		steps = append(steps, step{kind: kind})
-	}
-	send(db.SetupSQL, setupArgs, stepOther)
-	// The planned count's EXPLAIN and the statement bind the same values.
-	mainArgs := stringArgs(s.stmt.Args)
-	if s.stmt.CountSQL != "" && s.plan == nil {
-		send(s.stmt.CountSQL, mainArgs, stepCount)
-	}
-	mainSQL := s.stmt.SQL
-	if s.plan != nil {
-		mainSQL = s.plan.explain(mainSQL)
-	}
-	if a.observe != nil {
-		a.observe(mainSQL, mainArgs, s.caller)
-	}
-	send(mainSQL, mainArgs, stepMain)
-	if fold {
-		send(gucGuardSQL, nil, stepGuard)
-	}
-	if err := pl.Sync(); err != nil {
-		pl.Close()
-		return nil, err
-	}
-
-	var res *result
-	var planned *int64
-	var firstErr error
-	for _, st := range steps {
-		out, err := pl.GetResults()
-		if err != nil {
-			firstErr = err
-			break
-		}
-		switch st.kind {
-		case stepPrepare:
-			if _, ok := out.(*pgconn.StatementDescription); !ok {
-				firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
-			} else if sc != nil {
-				sc.add(st.sql, st.name)
-			}
-		case stepCount:
-			rr, ok := out.(*pgconn.ResultReader)
-			if !ok {
-				firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
-				break
-			}
-			planned, firstErr = readEstimate(rr)
-		case stepMain:
-			rr, ok := out.(*pgconn.ResultReader)
-			if !ok {
-				firstErr = fmt.Errorf("rest: unexpected pipeline result %T", out)
-				break
-			}
-			if s.plan != nil {
-				res, firstErr = readPlan(rr)
-			} else {
-				res, firstErr = readResult(rr)
-			}
-		case stepGuard:
-			if rr, ok := out.(*pgconn.ResultReader); ok {
-				if _, err := rr.Close(); err != nil {
-					firstErr = errGUCsSet
-					var pe *pgconn.PgError
-					if !errors.As(err, &pe) || pe.Code != "22012" {
-						firstErr = err
-					}
-				}
-			}
-		default:
-			if rr, ok := out.(*pgconn.ResultReader); ok {
-				_, firstErr = rr.Close()
-			}
-		}
-		if firstErr != nil {
-			break
-		}
-	}
-	if firstErr == nil {
-		if out, err := pl.GetResults(); err != nil {
-			firstErr = err
-		} else if _, ok := out.(*pgconn.PipelineSync); !ok {
-			firstErr = fmt.Errorf("rest: expected pipeline sync, got %T", out)
-		}
-	}
-	if err := pl.Close(); err != nil && firstErr == nil {
-		firstErr = err
-	}
-	if firstErr != nil {
-		a.endTx(ctx, pc, "ROLLBACK")
-		return nil, firstErr
-	}
-	if planned != nil && res != nil {
-		res.total = planned
-	}
-	if implicit {
-		// Reads have no decision; a folded write's only one (response
-		// GUCs) was made by the guard before the commit.
-		return res, nil
-	}
-	if s.decide != nil && s.plan == nil {
-		if err := s.decide(res); err != nil {
-			a.endTx(ctx, pc, "ROLLBACK")
-			return nil, err
-		}
-	}
-	if s.rollback {
-		// Deferred constraints are checked first, so a write that could not
-		// have committed reports why, as it would with tx=commit.
-		if _, err := pc.Exec(ctx, "SET CONSTRAINTS ALL IMMEDIATE").ReadAll(); err != nil {
-			a.endTx(ctx, pc, "ROLLBACK")
-			return nil, err
-		}
-		a.endTx(ctx, pc, "ROLLBACK")
-		return res, nil
-	}
-	if _, err := pc.Exec(ctx, "COMMIT").ReadAll(); err != nil {
-		a.endTx(ctx, pc, "ROLLBACK")
-		return nil, err
-	}
-	return res, nil
-}
-
 // setsGUCs says whether statements with this text were seen to set
 // response GUCs, so that they no longer try the folded path.
 func (a *API) setsGUCs(sql string) bool { return a.gucWriters.has(sql) }
@@ -439,100 +252,4 @@ func (a *API) endTx(ctx context.Context, pc *pgconn.PgConn, sql string) {
 		return
 	}
 	_, _ = pc.Exec(context.WithoutCancel(ctx), sql).ReadAll()
-}
-
-func readResult(rr *pgconn.ResultReader) (*result, error) {
-	var res *result
-	for rr.NextRow() {
-		v := rr.Values()
-		if len(v) != 5 {
-			continue
-		}
-		res = &result{body: append([]byte(nil), v[2]...), headers: string(v[3]), status: string(v[4])}
-		if v[0] != nil {
-			n, err := strconv.ParseInt(string(v[0]), 10, 64)
-			if err == nil {
-				res.total = &n
-			}
-		}
-		res.n, _ = strconv.ParseInt(string(v[1]), 10, 64)
-	}
-	if _, err := rr.Close(); err != nil {
-		return nil, err
-	}
-	if res == nil {
-		return nil, errors.New("rest: main statement returned no row")
-	}
-	return res, nil
-}
-
-// readEstimate reads the top plan's row estimate from EXPLAIN (FORMAT JSON).
-func readEstimate(rr *pgconn.ResultReader) (*int64, error) {
-	var doc []byte
-	for rr.NextRow() {
-		if v := rr.Values(); len(v) > 0 {
-			doc = append(doc[:0], v[0]...)
-		}
-	}
-	if _, err := rr.Close(); err != nil {
-		return nil, err
-	}
-	var plans []struct {
-		Plan struct {
-			Rows float64 `json:"Plan Rows"`
-		} `json:"Plan"`
-	}
-	if err := json.Unmarshal(doc, &plans); err != nil || len(plans) == 0 {
-		return nil, fmt.Errorf("rest: planned count: %w", err)
-	}
-	n := int64(plans[0].Plan.Rows)
-	return &n, nil
-}
-
-// readPlan joins EXPLAIN's output: one JSON document, or text lines.
-func readPlan(rr *pgconn.ResultReader) (*result, error) {
-	var body []byte
-	for rr.NextRow() {
-		if v := rr.Values(); len(v) > 0 {
-			if len(body) > 0 {
-				body = append(body, '\n')
-			}
-			body = append(body, v[0]...)
-		}
-	}
-	if _, err := rr.Close(); err != nil {
-		return nil, err
-	}
-	return &result{body: body}, nil
-}
-
-// textOIDs types every parameter as text: the statements cast each one to
-// its column's type themselves, so one value format serves every type.
-func textOIDs(n int) []uint32 {
-	if n <= len(textOIDTable) {
-		return textOIDTable[:n]
-	}
-	oids := make([]uint32, n)
-	for i := range oids {
-		oids[i] = textOID
-	}
-	return oids
-}
-
-var textOIDTable = func() []uint32 {
-	t := make([]uint32, 32)
-	for i := range t {
-		t[i] = textOID
-	}
-	return t
-}()
-
-func stringArgs(args []*string) [][]byte {
-	vals := make([][]byte, len(args))
-	for i, a := range args {
-		if a != nil {
-			vals[i] = []byte(*a)
-		}
-	}
-	return vals
 }

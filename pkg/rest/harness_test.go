@@ -39,7 +39,10 @@ type env struct {
 	rels   []int64
 }
 
-func setup(t testing.TB, extra ...string) *env {
+func setup(t testing.TB, extra ...string) *env { return setupEnv(t, nil, extra...) }
+
+// setupEnv is setup with settings added to the gateway's environment.
+func setupEnv(t testing.TB, settings map[string]string, extra ...string) *env {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.New(t)
@@ -48,9 +51,11 @@ func setup(t testing.TB, extra ...string) *env {
 			t.Fatalf("extra sql: %v", err)
 		}
 	}
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": db.URL, "JWT_SECRET": testSecret, "DB_STATEMENT_TIMEOUT": "5s", "MAX_BODY_BYTES": "65536"}[k]
-	})
+	envVars := map[string]string{"DATABASE_URL": db.URL, "JWT_SECRET": testSecret, "DB_STATEMENT_TIMEOUT": "5s", "MAX_BODY_BYTES": "65536"}
+	for k, v := range settings {
+		envVars[k] = v
+	}
+	cfg, err := config.Load(func(k string) string { return envVars[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,13 +27,20 @@ func (a *API) root(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.exec(rc, a.spec(rc, true, privilegesStatement(rc.sc, rc.schema), nil))
-	if err != nil {
-		return err
-	}
-	vis, err := parseVisible(res.body)
-	if err != nil {
-		return err
+	var vis *visible
+	switch rc.set.OpenAPIMode {
+	case "disabled":
+		return apierr.New(http.StatusNotFound, pgrst.CodeOpenAPIDisabled, "Root endpoint metadata is disabled")
+	case "ignore-privileges":
+		vis = everything(rc.sc, rc.schema)
+	default:
+		res, err := a.exec(rc, a.spec(rc, true, privilegesStatement(rc.sc, rc.schema), nil))
+		if err != nil {
+			return err
+		}
+		if vis, err = parseVisible(res.body); err != nil {
+			return err
+		}
 	}
 	body, err := json.Marshal(openAPI(rc.sc, rc.schema, r.Host, vis))
 	if err != nil {
@@ -135,7 +142,7 @@ func openAPI(sc *schema.Cache, sch, host string, vis *visible) obj {
 	}
 	for _, name := range sc.FuncNames(sch) {
 		for _, f := range sc.Funcs[schema.QI{Schema: sch, Name: name}] {
-			if !vis.funcs[f.OID] {
+			if !vis.funcs[f.OID] || !f.Callable() {
 				continue
 			}
 			props := obj{}

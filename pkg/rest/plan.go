@@ -66,6 +66,25 @@ func parsePlan(typ string, params map[string]string) (*planSpec, media, bool) {
 	return p, m, true
 }
 
+// queryIDSQL turns compute_query_id on for the transaction when the role
+// may set it, so EXPLAIN VERBOSE shows the Query Identifier as it does on
+// a server computing query ids (hosted Supabase, with pg_stat_statements).
+const queryIDSQL = `SELECT CASE WHEN pg_catalog.has_parameter_privilege('compute_query_id', 'SET')
+ THEN pg_catalog.set_config('compute_query_id', 'on', true) END`
+
+// verbose says whether the plan was asked for with options=verbose.
+func (p *planSpec) verbose() bool {
+	if p == nil {
+		return false
+	}
+	for _, o := range p.options {
+		if o == "verbose" {
+			return true
+		}
+	}
+	return false
+}
+
 // explain wraps the request's statement in EXPLAIN with the options.
 func (p *planSpec) explain(sql string) string {
 	opts := []string{"FORMAT JSON"}

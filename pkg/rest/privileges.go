@@ -45,6 +45,23 @@ func privilegesStatement(sc *schema.Cache, sch string) *query.Statement {
 	return &query.Statement{SQL: privilegesSQL, Args: []*string{&t, &f}}
 }
 
+// everything is what openapi-mode=ignore-privileges shows: every cached
+// table and function of the schema, whatever the caller may use.
+func everything(sc *schema.Cache, sch string) *visible {
+	v := &visible{tables: map[int64]bool{}, funcs: map[int64]bool{}}
+	for _, name := range sc.TableNames(sch) {
+		if t := sc.Table(sch, name); t != nil {
+			v.tables[t.OID] = true
+		}
+	}
+	for _, name := range sc.FuncNames(sch) {
+		for _, f := range sc.Funcs[schema.QI{Schema: sch, Name: name}] {
+			v.funcs[f.OID] = true
+		}
+	}
+	return v
+}
+
 func parseVisible(body []byte) (*visible, error) {
 	var out struct {
 		T []int64 `json:"t"`

@@ -27,15 +27,18 @@ type reqCtx struct {
 	strip  bool
 	// plan asks for the statement's EXPLAIN instead of its result.
 	plan *planSpec
+	// set is the settings snapshot the request runs under.
+	set *settings
 }
 
 func (a *API) begin(c *echo.Context, root bool) (*reqCtx, error) {
 	r := c.Request()
-	cl, err := a.authenticate(r)
+	set := a.settings()
+	cl, err := a.authenticate(r, set)
 	if err != nil {
 		return nil, err
 	}
-	rc := &reqCtx{r: r, caller: cl, sc: a.cache.Load(), prefs: parsePrefer(r.Header)}
+	rc := &reqCtx{r: r, caller: cl, sc: a.cache.Load(), prefs: parsePrefer(r.Header), set: set}
 	if err := rc.prefs.check(); err != nil {
 		return nil, err
 	}
@@ -43,22 +46,22 @@ func (a *API) begin(c *echo.Context, root bool) (*reqCtx, error) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		profile = r.Header.Get("Content-Profile")
 	}
-	rc.schema = a.cfg.DBSchemas[0]
+	rc.schema = set.Schemas[0]
 	if profile = strings.TrimSpace(profile); profile != "" {
 		ok := false
-		for _, s := range a.cfg.DBSchemas {
+		for _, s := range set.Schemas {
 			if s == profile {
 				ok = true
 			}
 		}
 		if !ok {
 			e := apierr.New(http.StatusNotAcceptable, pgrst.CodeSchema, "Invalid schema: %s", profile)
-			e.Hint = "Only the following schemas are exposed: " + strings.Join(a.cfg.DBSchemas, ", ")
+			e.Hint = "Only the following schemas are exposed: " + strings.Join(set.Schemas, ", ")
 			return nil, e
 		}
 		rc.schema = profile
 	}
-	acc, err := negotiate(r.Header.Get("Accept"), root, a.cfg.DBPlanEnabled)
+	acc, err := negotiate(r.Header.Get("Accept"), root, set.PlanEnabled)
 	if err != nil {
 		return nil, err
 	}
@@ -71,15 +74,16 @@ func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*
 		Role: rc.caller.role, Claims: rc.caller.claims,
 		Method: rc.r.Method, Path: rc.r.URL.Path,
 		Headers: requestHeaders(rc.r.Header), Cookies: requestCookies(rc.r),
-		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema),
+		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema, rc.set.ExtraSearchPath),
 		ReadOnly: readOnly,
-	}, stmt: st, decide: decide, rollback: a.rollbackFor(rc.prefs), plan: rc.plan}
+	}, stmt: st, decide: decide, rollback: rc.set.rollbackFor(rc.prefs), plan: rc.plan, preRequest: rc.set.PreRequest,
+		prepared: rc.set.Prepared, anonRole: rc.set.AnonRole}
 }
 
 func (a *API) exec(rc *reqCtx, s *txSpec) (*result, error) {
 	res, err := a.run(rc.r.Context(), s)
 	if err != nil {
-		return nil, translate(err, rc.caller.authed(a.cfg.DBAnonRole))
+		return nil, translate(err, rc.caller.authed(rc.set.AnonRole))
 	}
 	return res, nil
 }
@@ -125,8 +129,17 @@ func (a *API) table(c *echo.Context) error {
 	}
 }
 
-// page combines limit/offset with a Range header.
-func page(n *query.Node, h http.Header, useRange bool) (int64, *int64, error) {
+// page combines limit/offset with a Range header, capped at maxRows
+// (PostgREST's db-max-rows) when that is set.
+func page(n *query.Node, h http.Header, useRange bool, maxRows int64) (int64, *int64, error) {
+	off, lim, err := pageOf(n, h, useRange)
+	if err == nil && maxRows > 0 && (lim == nil || *lim > maxRows) {
+		lim = &maxRows
+	}
+	return off, lim, err
+}
+
+func pageOf(n *query.Node, h http.Header, useRange bool) (int64, *int64, error) {
 	var off int64
 	if n.Offset != nil {
 		off = *n.Offset
@@ -163,18 +176,37 @@ func page(n *query.Node, h http.Header, useRange bool) (int64, *int64, error) {
 
 // searchPath is the search_path of a request on schema: it first, then
 // public (for extensions' types installed there) and extensions.
-func searchPath(schema string) string {
-	if schema == "public" {
+// searchPath is the request's schema followed by the extra search path
+// (PostgREST's db-extra-search-path), each quoted.
+func searchPath(schema string, extra []string) string {
+	if schema == "public" && len(extra) == 2 && extra[0] == "public" && extra[1] == "extensions" {
 		return db.DefaultSearchPath
 	}
-	return pgx.Identifier{schema}.Sanitize() + ", public, extensions"
+	parts := []string{pgx.Identifier{schema}.Sanitize()}
+	for _, s := range extra {
+		if s != schema {
+			parts = append(parts, pgx.Identifier{s}.Sanitize())
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// estimateAbove is the exact count above which Prefer: count=estimated
+// answers the planner's estimate: db-max-rows, as in PostgREST; 0 (always
+// exact) without it or for other counts.
+func (rc *reqCtx) estimateAbove() int64 {
+	if rc.prefs.count == "estimated" {
+		return rc.set.MaxRows
+	}
+	return 0
 }
 
 // builder returns a statement builder over the request's schema cache
 // snapshot, with the server's optional features.
 func (a *API) builder(rc *reqCtx) *query.Builder {
 	b := query.NewBuilder(rc.sc)
-	b.Aggregates = a.cfg.DBAggregatesEnabled
+	b.Aggregates = rc.set.Aggregates
+	b.MaxRows = rc.set.MaxRows
 	return b
 }
 

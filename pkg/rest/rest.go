@@ -53,6 +53,10 @@ type API struct {
 	observe  func(sql string, args [][]byte, caller db.Caller)
 	onReload func(err error, took time.Duration)
 	cache    atomic.Pointer[schema.Cache]
+	// env is the settings the environment gives; set is env with the
+	// database's pgrst.* settings over it (settings.go).
+	env *settings
+	set atomic.Pointer[settings]
 	// gen counts schema cache loads; statements prepared under an older
 	// generation are deallocated before a connection's next request.
 	gen atomic.Uint64
@@ -77,17 +81,49 @@ func New(ctx context.Context, d Deps) (*API, error) {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
 	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe, onReload: d.OnReload, listening: make(chan struct{})}
+	env, err := envSettings(d.Config)
+	if err != nil {
+		return nil, fmt.Errorf("rest: %w", err)
+	}
+	a.env = env
+	a.set.Store(env)
+	if err := a.ReloadConfig(ctx); err != nil {
+		return nil, err
+	}
 	if err := a.Reload(ctx); err != nil {
 		return nil, err
 	}
 	return a, nil
 }
 
+// settings is the current settings snapshot.
+func (a *API) settings() *settings { return a.set.Load() }
+
+// ReloadConfig reads the database's pgrst.* settings (unless DB_CONFIG is
+// off) and swaps in the environment's settings with them laid over. A
+// setting that does not parse fails the reload: the settings in force stay.
+func (a *API) ReloadConfig(ctx context.Context) error {
+	if !a.cfg.DBConfig {
+		return nil
+	}
+	db, err := loadDBSettings(ctx, a.pool)
+	if err != nil {
+		return fmt.Errorf("rest: read in-database configuration: %w", err)
+	}
+	s, err := a.env.withDB(db)
+	if err != nil {
+		return fmt.Errorf("rest: in-database configuration: %w", err)
+	}
+	a.set.Store(s)
+	a.log.Info("configuration loaded", "from_database", s.FromDB)
+	return nil
+}
+
 // Reload rebuilds the schema cache and swaps it in; requests in flight
 // keep the snapshot they started with.
 func (a *API) Reload(ctx context.Context) error {
 	start := time.Now()
-	c, err := schema.Load(ctx, a.pool, a.cfg.DBSchemas)
+	c, err := schema.Load(ctx, a.pool, a.settings().Schemas)
 	if a.onReload != nil {
 		a.onReload(err, time.Since(start))
 	}
@@ -103,7 +139,8 @@ func (a *API) Reload(ctx context.Context) error {
 }
 
 // Watch listens on channel pgrst and reloads the schema cache on
-// 'reload schema' (or an empty payload), and after every reconnect, since
+// 'reload schema' (or an empty payload), the configuration and then the
+// schema cache on 'reload config', and both after every reconnect, since
 // notifications may have been missed. It blocks until ctx ends.
 //
 // Reconnecting backs off from 1 s doubling to 30 s, with jitter so that
@@ -153,9 +190,7 @@ func (a *API) listen(ctx context.Context, reloadFirst bool) error {
 		return err
 	}
 	if reloadFirst {
-		if err := a.Reload(ctx); err != nil {
-			a.log.Error("schema cache reload failed", "err", err)
-		}
+		a.reloadAll(ctx)
 	}
 	a.listeningOnce.Do(func() { close(a.listening) })
 	for {
@@ -168,7 +203,20 @@ func (a *API) listen(ctx context.Context, reloadFirst bool) error {
 			if err := a.Reload(ctx); err != nil {
 				a.log.Error("schema cache reload failed", "err", err)
 			}
+		case "reload config":
+			// The exposed schemas may have changed with the settings.
+			a.reloadAll(ctx)
 		}
+	}
+}
+
+// reloadAll reloads the configuration, then the schema cache.
+func (a *API) reloadAll(ctx context.Context) {
+	if err := a.ReloadConfig(ctx); err != nil {
+		a.log.Error("configuration reload failed; the settings in force stay", "err", err)
+	}
+	if err := a.Reload(ctx); err != nil {
+		a.log.Error("schema cache reload failed", "err", err)
 	}
 }
 

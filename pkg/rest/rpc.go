@@ -41,11 +41,11 @@ func (a *API) rpc(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	off, lim, err := page(req.Root(), r.Header, !in.post)
+	off, lim, err := page(req.Root(), r.Header, !in.Post, rc.set.MaxRows)
 	if err != nil {
 		return err
 	}
-	o := query.ReadOpts{Count: rc.prefs.count != "", Planned: rc.prefs.count == "planned", Head: r.Method == http.MethodHead, StripNulls: rc.strip, Format: rc.formatIf(call.Func.RetSet), Limit: lim, Offset: &off}
+	o := query.ReadOpts{Count: rc.prefs.count != "", Planned: rc.prefs.count == "planned", EstimateAbove: rc.estimateAbove(), Head: r.Method == http.MethodHead, StripNulls: rc.strip, Format: rc.formatIf(call.Func.RetSet), Limit: lim, Offset: &off}
 	st, err := a.builder(rc).RPC(call, req, o)
 	if err != nil {
 		return err
@@ -54,7 +54,7 @@ func (a *API) rpc(c *echo.Context) error {
 	if rc.prefs.strictMax() != nil && !f.RetSet {
 		return apierr.New(http.StatusBadRequest, pgrst.CodeMaxAffectedRPC, "Function must return SETOF or TABLE when max-affected preference is used with handling=strict")
 	}
-	readOnly := !in.post || f.Volatility != "v"
+	readOnly := !in.Post || f.Volatility != "v"
 	var decide func(*result) error
 	if !readOnly || rc.prefs.strictMax() != nil {
 		decide = func(res *result) error {
@@ -91,7 +91,7 @@ func (a *API) respondRPC(c *echo.Context, rc *reqCtx, f *schema.Func, res *resul
 		// One value is one row, as PostgREST counts it.
 		h.Set("Content-Range", "0-0/1")
 	}
-	if pa := rc.prefs.applied(false, a.txOverride()); pa != "" {
+	if pa := rc.prefs.applied(false, rc.set.txOverride()); pa != "" {
 		h.Set("Preference-Applied", pa)
 	}
 	switch {

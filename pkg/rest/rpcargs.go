@@ -5,6 +5,7 @@ package rest
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"mime"
 	"sort"
@@ -22,47 +23,46 @@ var rpcReserved = map[string]bool{"select": true, "order": true, "limit": true, 
 
 // rpcArgs is what a request passes to a function before it is resolved.
 type rpcArgs struct {
-	post bool
-	// keys are the argument names, sorted for POST, in query order for GET.
-	keys []string
+	query.CallInput
 	// body is a POST's body; bodyIsObject says whether it is a JSON object
-	// (named arguments) rather than a single value for an unnamed
-	// json/jsonb parameter.
+	// (named arguments) rather than a value only a single unnamed
+	// parameter can take.
 	body         []byte
 	bodyIsObject bool
-	// unnamed is the parameter type a raw body goes to ("text" for
-	// text/plain, "xml" for text/xml), as PostgREST passes such bodies
-	// whole to a function's single unnamed parameter.
-	unnamed string
 }
 
-// readRPCArgs reads a POST body's argument names, or a GET's query keys
-// that are neither reserved nor filters on the result (col.op).
+// readRPCArgs reads a POST body's argument names, or a GET's query
+// parameters that are arguments: those neither reserved nor filters on
+// the result (col=op.value, embed.col=…), as PostgREST tells them apart.
 func (a *API) readRPCArgs(c *echo.Context, pairs []query.Pair) (*rpcArgs, error) {
-	in := &rpcArgs{post: c.Request().Method == "POST", bodyIsObject: true}
-	if !in.post {
+	in := &rpcArgs{bodyIsObject: true}
+	in.Post = c.Request().Method == "POST"
+	if !in.Post {
 		seen := map[string]bool{}
 		for _, p := range pairs {
-			if rpcReserved[p.Key] || strings.Contains(p.Key, ".") || seen[p.Key] {
+			if rpcReserved[p.Key] || strings.Contains(p.Key, ".") || query.IsFilterValue(p.Value) || seen[p.Key] {
 				continue
 			}
 			seen[p.Key] = true
-			in.keys = append(in.keys, p.Key)
+			in.Keys = append(in.Keys, p.Key)
 		}
 		return in, nil
 	}
 	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get("Content-Type"))
 	switch ct {
-	case "text/plain", "text/xml":
+	case "text/plain", "text/xml", "application/octet-stream":
+		// A raw body goes whole to a single unnamed parameter of its type.
 		raw, err := a.readRawBody(c)
 		if err != nil {
 			return nil, err
 		}
-		in.body, in.bodyIsObject, in.unnamed = raw, false, strings.TrimPrefix(ct, "text/")
-		if in.unnamed == "plain" {
-			in.unnamed = "text"
-		}
+		in.body, in.bodyIsObject = raw, false
+		in.Media = map[string]string{"text/plain": query.MediaText, "text/xml": query.MediaXML, "application/octet-stream": query.MediaBytea}[ct]
 		return in, nil
+	case "", "application/json":
+		in.Media = query.MediaJSON
+	default:
+		in.Media = query.MediaOther
 	}
 	body, err := a.readBody(c)
 	if err != nil {
@@ -85,48 +85,41 @@ func (a *API) readRPCArgs(c *echo.Context, pairs []query.Pair) (*rpcArgs, error)
 		return nil, invalidBody()
 	}
 	for k := range obj {
-		in.keys = append(in.keys, k)
+		in.Keys = append(in.Keys, k)
 	}
-	sort.Strings(in.keys)
+	sort.Strings(in.Keys)
 	return in, nil
 }
 
 // call resolves the function and builds the call with the request's
-// select, filters and modifiers. For GET, query keys that name parameters
-// are arguments; the rest are filters on the result.
+// select, filters and modifiers. For GET, the query's arguments become a
+// JSON object of text values; the rest are filters on the result.
 func (in *rpcArgs) call(sc *schema.Cache, sch, name string, pairs []query.Pair) (query.Call, *query.Request, error) {
-	if in.unnamed != "" {
-		f, err := query.ResolveUnnamed(sc, sch, name, in.unnamed)
-		if err != nil {
-			return query.Call{}, nil, err
-		}
-		req, err := query.Parse(pairs, nil)
-		if err != nil {
-			return query.Call{}, nil, err
-		}
-		return query.Call{Func: f, SingleJSON: true, Body: string(in.body)}, req, nil
-	}
-	f, single, err := query.ResolveFunc(sc, sch, name, in.keys, in.post, in.bodyIsObject)
+	r, err := query.ResolveFunc(sc, sch, name, in.CallInput)
 	if err != nil {
 		return query.Call{}, nil, err
 	}
-	if in.post && !in.bodyIsObject && !single {
+	f := r.Func
+	if in.Post && !in.bodyIsObject && !r.Whole {
 		return query.Call{}, nil, invalidBody()
 	}
-	call := query.Call{Func: f, SingleJSON: single}
-	if in.post {
+	call := query.Call{Func: f, SingleJSON: r.Whole}
+	if in.Post {
 		req, err := query.Parse(pairs, nil)
 		if err != nil {
 			return query.Call{}, nil, err
 		}
-		call.Body, call.Args = string(in.body), in.keys
+		call.Body, call.Args = string(in.body), in.Keys
+		if r.Whole && in.Media == query.MediaBytea {
+			call.Body, call.Hex = hex.EncodeToString(in.body), true
+		}
 		return call, req, nil
 	}
-	params := map[string]bool{}
-	for _, p := range f.Params {
-		params[p.Name] = true
+	args := map[string]bool{}
+	for _, k := range in.Keys {
+		args[k] = true
 	}
-	req, err := query.Parse(pairs, func(k string) bool { return params[k] })
+	req, err := query.Parse(pairs, func(k, v string) bool { return args[k] && !query.IsFilterValue(v) })
 	if err != nil {
 		return query.Call{}, nil, err
 	}

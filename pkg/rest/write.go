@@ -134,7 +134,7 @@ func (a *API) respondWrite(c *echo.Context, rc *reqCtx, t *schema.Table, res *re
 	} else {
 		h.Set("Content-Range", "*/"+total)
 	}
-	if pa := rc.prefs.applied(true, a.txOverride()); pa != "" {
+	if pa := rc.prefs.applied(true, rc.set.txOverride()); pa != "" {
 		h.Set("Preference-Applied", pa)
 	}
 	created := okStatus == http.StatusCreated

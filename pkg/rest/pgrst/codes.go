@@ -45,6 +45,7 @@ const (
 	CodeMaxAffected       = "PGRST124" // more rows affected than max-affected
 	CodeMaxAffectedRPC    = "PGRST128" // max-affected on a function not returning a set
 	CodeNotImplemented    = "PGRST127" // feature not implemented
+	CodeOpenAPIDisabled   = "PGRST126" // root endpoint with openapi-mode disabled
 	CodeAmbiguousFunction = "PGRST203" // several overloads fit
 )
 

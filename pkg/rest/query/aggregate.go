@@ -8,7 +8,29 @@ import (
 	"strings"
 
 	"github.com/labelbase/labelbase/pkg/rest/pgrst"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
+
+// bareCount reads a plain "count" item, where the resource has no column
+// or computed field of that name, as count(): PostgREST keeps the old
+// select=count and embed(count) spelling working as the count aggregate.
+func (b *Builder) bareCount(t *schema.Table, items []SelectItem) []SelectItem {
+	var out []SelectItem
+	for i, it := range items {
+		if it.Field == nil || it.Agg != "" || it.Field.Name != "count" || len(it.Field.Path) > 0 ||
+			t.Column("count") != nil || b.Cache.ComputedField(t, "count") != nil {
+			continue
+		}
+		if out == nil {
+			out = append([]SelectItem(nil), items...)
+		}
+		out[i] = SelectItem{Agg: "count", Alias: it.Alias, AggCast: it.Cast}
+	}
+	if out == nil {
+		return items
+	}
+	return out
+}
 
 // aggExpr renders one aggregate item.
 func (b *Builder) aggExpr(l *level, it SelectItem) (string, error) {

@@ -25,6 +25,9 @@ type Statement struct {
 	// CountSQL, when set, is an EXPLAIN (FORMAT JSON) over the same
 	// arguments whose top plan's row estimate is the total.
 	CountSQL string
+	// EstimateAbove, when set, uses CountSQL's estimate only when the
+	// exact total exceeds it (Prefer: count=estimated).
+	EstimateAbove int64
 }
 
 // Builder accumulates bind values while SQL is generated.
@@ -33,8 +36,17 @@ type Builder struct {
 	// Aggregates allows count(), col.sum() and the like in select
 	// (DB_AGGREGATES_ENABLED, PostgREST's db-aggregates-enabled).
 	Aggregates bool
-	args       []*string
-	nalias     int
+	// MaxRows caps every embed's rows (DB_MAX_ROWS, db-max-rows); 0 is
+	// no cap. The root's page is capped by the caller.
+	MaxRows int64
+	args    []*string
+	nalias  int
+	// existsMode renders conditions for a count or an EXISTS, where the
+	// lateral joins of the read are absent.
+	existsMode bool
+	// leaned is set when conditions relied on the lateral joins, so a
+	// count needs its own EXISTS form of them.
+	leaned bool
 }
 
 // NewBuilder returns a builder over cache.
@@ -60,6 +72,11 @@ type level struct {
 	// expandStar renders * as the table's columns, for a mutation whose
 	// RETURNING carries extra columns (pgrst_inserted).
 	expandStar bool
+	// lateral renders the level's embeds as lateral joins (lateral.go).
+	lateral bool
+	// sqlName is what PostgREST's SQL calls this level, which its
+	// errors name: the table, or for an embed table_depth (messages_1).
+	sqlName string
 }
 
 type embedLevel struct {
@@ -82,7 +99,8 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 	if items == nil {
 		items = []SelectItem{{Star: true}}
 	}
-	l := &level{t: t, alias: alias, items: items, node: req.Nodes[joinPath(path)], path: path}
+	items = b.bareCount(t, items)
+	l := &level{t: t, alias: alias, items: items, node: req.Nodes[joinPath(path)], path: path, lateral: !hasAgg(items), sqlName: alias}
 	if l.node == nil {
 		l.node = &Node{Path: path}
 	}
@@ -104,7 +122,21 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		if r.jn != nil {
 			r.jalias = "pgrst_" + strconv.Itoa(b.nalias) + "_" + r.jn.Table.Name
 		}
+		if it.Embed.Spread {
+			cl.lateral = false
+		}
+		cl.sqlName = child.Name // many-to-many: PostgREST does not alias it
+		if r.jn == nil {
+			cl.sqlName += "_" + strconv.Itoa(len(cpath))
+		}
 		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
+	}
+	if len(path) == 0 {
+		// After every relationship resolved: PostgREST's errors for those
+		// come before the SQL error a colliding alias gives.
+		if err := duplicateEmbedAliases(l); err != nil {
+			return nil, err
+		}
 	}
 	// Embed null filters (rel=is.null) are recognised here, where the
 	// embeds are known.
@@ -177,7 +209,7 @@ func (b *Builder) fieldExpr(l *level, f Field) (expr, typ string, col *schema.Co
 	if col == nil {
 		fn := b.Cache.ComputedField(l.t, f.Name)
 		if fn == nil {
-			return "", "", nil, ColumnNotFound(l.t.Name, f.Name, l.t.ColumnNames(), schema.Closest)
+			return "", "", nil, ColumnNotFound(l.sqlName, f.Name, l.t.ColumnNames())
 		}
 		// A computed field: the function applied to the row.
 		col = &schema.Column{Name: f.Name, Type: fn.RetType, Base: fn.RetType, Nullable: true}
@@ -319,6 +351,10 @@ func (b *Builder) condSQL(l *level, c Cond) (string, error) {
 		return s, nil
 	default:
 		e := l.embed(c.Embed)
+		if b.joined(l, e) {
+			b.leaned = true
+			return embedNullSQL(e, c.EmbedNull), nil
+		}
 		ex, err := b.existsSQL(l, e)
 		if err != nil {
 			return "", err
@@ -331,7 +367,10 @@ func (b *Builder) condSQL(l *level, c Cond) (string, error) {
 }
 
 func (b *Builder) existsSQL(parent *level, e *embedLevel) (string, error) {
+	saved := b.existsMode
+	b.existsMode = true
 	where, err := b.whereParts(e.lvl)
+	b.existsMode = saved
 	if err != nil {
 		return "", err
 	}
@@ -351,7 +390,10 @@ func (b *Builder) whereParts(l *level) ([]string, error) {
 		out = append(out, s)
 	}
 	for _, e := range l.embeds {
-		if e.e.Inner {
+		if e.e.Inner && b.joined(l, e) {
+			b.leaned = true
+		}
+		if e.e.Inner && !b.joined(l, e) {
 			s, err := b.existsSQL(l, e)
 			if err != nil {
 				return nil, err
@@ -482,6 +524,13 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 		case it.Embed != nil:
 			e := l.embeds[ei]
 			ei++
+			if len(e.lvl.items) == 0 {
+				continue // an empty embed is not output
+			}
+			if b.joined(l, e) {
+				parts = append(parts, embedRef(e))
+				continue
+			}
 			s, err := b.embedSQL(l, e)
 			if err != nil {
 				return "", err
@@ -490,73 +539,4 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 		}
 	}
 	return strings.Join(parts, ", "), nil
-}
-
-func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
-	where, err := b.whereParts(e.lvl)
-	if err != nil {
-		return "", err
-	}
-	where = append([]string{joinCond(parent.alias, e)}, where...)
-	from := " FROM " + fromItem(parent.alias, e) + " WHERE " + strings.Join(where, " AND ")
-	if e.e.Spread {
-		// A spread to-one embed lifts its columns into the parent; a
-		// to-many one lifts each column as an array of its values (in the
-		// embed's order and page), as PostgREST 13+ does.
-		var page string
-		if !e.single {
-			ord, err := b.orderSQL(e.lvl)
-			if err != nil {
-				return "", err
-			}
-			page = ord + pageSQL(e.lvl.node.Limit, e.lvl.node.Offset)
-		}
-		var parts []string
-		for _, it := range e.lvl.items {
-			var items []SelectItem
-			switch {
-			case it.Star:
-				for _, c := range e.lvl.t.Columns {
-					items = append(items, SelectItem{Field: &Field{Name: c.Name}})
-				}
-			case it.Field != nil:
-				items = []SelectItem{it}
-			default:
-				return "", pgrst.NotImplemented("Embedding inside a spread resource is not supported")
-			}
-			for _, fi := range items {
-				expr, _, _, err := b.fieldExpr(e.lvl, *fi.Field)
-				if err != nil {
-					return "", err
-				}
-				if expr, err = castExpr(expr, fi.Cast); err != nil {
-					return "", err
-				}
-				if e.single {
-					parts = append(parts, "(SELECT "+expr+from+") AS "+q(outputName(fi)))
-				} else {
-					parts = append(parts, "(SELECT coalesce(json_agg(pgrst_s.v), '[]') FROM (SELECT "+expr+" AS v"+from+page+") pgrst_s) AS "+q(outputName(fi)))
-				}
-			}
-		}
-		return strings.Join(parts, ", "), nil
-	}
-	sel, err := b.selectSQL(e.lvl)
-	if err != nil {
-		return "", err
-	}
-	group, err := b.groupBySQL(e.lvl)
-	if err != nil {
-		return "", err
-	}
-	inner := "SELECT " + sel + from + group
-	if e.single {
-		return "(SELECT row_to_json(pgrst_x) FROM (" + inner + ") pgrst_x) AS " + q(e.e.Key()), nil
-	}
-	ord, err := b.orderSQL(e.lvl)
-	if err != nil {
-		return "", err
-	}
-	inner += ord + pageSQL(e.lvl.node.Limit, e.lvl.node.Offset)
-	return "coalesce((SELECT json_agg(pgrst_x) FROM (" + inner + ") pgrst_x), '[]') AS " + q(e.e.Key()), nil
 }

@@ -14,8 +14,13 @@ type Call struct {
 	// the whole request body).
 	Body string
 	// Args are the parameters given, in the function's order.
-	Args       []string
+	Args []string
+	// SingleJSON passes Body whole to the single unnamed parameter (the
+	// name is historical: the parameter may be json, jsonb, text, xml or
+	// bytea).
 	SingleJSON bool
+	// Hex says Body is the hex of a bytea body.
+	Hex bool
 }
 
 // RPC builds a function call. Set-returning and composite results become
@@ -27,6 +32,8 @@ func (b *Builder) RPC(c Call, req *Request, o ReadOpts) (*Statement, error) {
 	var call string
 	fn := qiFunc(f)
 	switch {
+	case c.SingleJSON && c.Hex:
+		call = fn + "(pg_catalog.decode(" + b.bind(c.Body) + ", 'hex'))"
 	case c.SingleJSON:
 		call = fn + "(" + b.bind(c.Body) + "::" + f.Params[0].Type + ")"
 	case len(c.Args) > 0:
@@ -54,6 +61,7 @@ func (b *Builder) RPC(c Call, req *Request, o ReadOpts) (*Statement, error) {
 		if f.RetRel != nil {
 			if rel := b.Cache.Tables[*f.RetRel]; rel != nil {
 				t.FKs, t.Refs = rel.FKs, rel.Refs
+				t.RowType = f.RetRel
 			}
 		}
 		ctes = append(ctes, "pgrst_src AS (SELECT pgrst_f.* FROM "+from+call+" AS pgrst_f)")

@@ -25,12 +25,47 @@ func unexpected(s string, pos int, expecting string) string {
 
 // ColumnNotFound is the 42703 PostgreSQL itself would raise for a column
 // of the select, a filter or an order, with its "Perhaps you meant" hint.
-func ColumnNotFound(table, col string, candidates []string, closest func(string, []string) string) *apierr.Error {
+func ColumnNotFound(table, col string, candidates []string) *apierr.Error {
 	e := apierr.New(http.StatusBadRequest, "42703", "column %s.%s does not exist", table, col)
-	if c := closest(col, candidates); c != "" {
-		e.Hint = fmt.Sprintf("Perhaps you meant to reference the column \"%s.%s\".", table, c)
+	switch best := columnHints(col, candidates); len(best) {
+	case 1:
+		e.Hint = fmt.Sprintf("Perhaps you meant to reference the column \"%s.%s\".", table, best[0])
+	case 2:
+		e.Hint = fmt.Sprintf("Perhaps you meant to reference the column \"%s.%s\" or the column \"%s.%s\".", table, best[0], table, best[1])
 	}
 	return e
+}
+
+// columnHints picks the columns PostgreSQL's hint for an unknown column
+// names (errorMissingColumn): Levenshtein distance at most 3 and at most
+// half the typed name's length; the closest one, or two that tie, and
+// none when a third ties with them (PostgreSQL then drops both and only a
+// closer column may still be suggested).
+func columnHints(col string, candidates []string) []string {
+	const maxDistance = 3
+	dist := maxDistance + 1
+	var first, second string
+	for _, c := range candidates {
+		d := schema.Levenshtein(c, col)
+		if d > len(col)/2 {
+			continue
+		}
+		switch {
+		case d < dist:
+			dist, first, second = d, c, ""
+		case d == dist && second != "":
+			first, second = "", ""
+		case d == dist && first != "":
+			second = c
+		}
+	}
+	switch {
+	case first == "":
+		return nil
+	case second == "":
+		return []string{first}
+	}
+	return []string{first, second}
 }
 
 // rangeError is PGRST103 (416).

@@ -35,7 +35,7 @@ var operatorList = []operator{
 	{"like", "LIKE", opPattern}, {"ilike", "ILIKE", opPattern}, {"match", "~", opPattern}, {"imatch", "~*", opPattern},
 	{"in", "", opIn}, {"is", "", opIs}, {"isdistinct", "", opDistinct},
 	{"cs", "@>", opRange}, {"cd", "<@", opRange}, {"ov", "&&", opRange}, {"sl", "<<", opRange},
-	{"sr", ">>", opRange}, {"nxl", "&<", opRange}, {"nxr", "&>", opRange}, {"adj", "-|-", opRange},
+	{"sr", ">>", opRange}, {"nxl", "&>", opRange}, {"nxr", "&<", opRange}, {"adj", "-|-", opRange},
 	{"fts", "to_tsquery", opFTS}, {"plfts", "plainto_tsquery", opFTS},
 	{"phfts", "phraseto_tsquery", opFTS}, {"wfts", "websearch_to_tsquery", opFTS},
 }

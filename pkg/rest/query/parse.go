@@ -43,8 +43,8 @@ func SplitQuery(raw string) ([]Pair, error) {
 }
 
 // Parse builds the request tree from the query string's pairs. isArg, when
-// not nil, claims keys that are RPC arguments.
-func Parse(pairs []Pair, isArg func(string) bool) (*Request, error) {
+// not nil, claims pairs that are RPC arguments.
+func Parse(pairs []Pair, isArg func(key, value string) bool) (*Request, error) {
 	r := &Request{Nodes: map[string]*Node{}}
 	r.Root()
 	for _, p := range pairs {
@@ -53,7 +53,7 @@ func Parse(pairs []Pair, isArg func(string) bool) (*Request, error) {
 			// The gateway's apikey may ride in the query string.
 			continue
 		}
-		if isArg != nil && !reserved[k] && isArg(k) {
+		if isArg != nil && !reserved[k] && isArg(k, v) {
 			if r.Args == nil {
 				r.Args = map[string]string{}
 			}
@@ -330,7 +330,12 @@ func (sc *scanner) selectList(depth int) ([]SelectItem, *apierr.Error) {
 	}
 	var items []SelectItem
 	if sc.eof() || sc.peek() == ')' {
-		// select= (empty) means all columns, as does an empty embed.
+		if depth > 0 {
+			// An empty embed, users(), filters its parent (with !inner or
+			// users=not.is.null) but is not in the output, as in PostgREST.
+			return []SelectItem{}, nil
+		}
+		// select= (empty) means all columns.
 		return []SelectItem{{Star: true}}, nil
 	}
 	for {

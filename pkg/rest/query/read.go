@@ -31,6 +31,10 @@ type ReadOpts struct {
 	// Planned makes Count the planner's estimate (Prefer: count=planned)
 	// instead of an exact count.
 	Planned bool
+	// EstimateAbove, for Prefer: count=estimated with db-max-rows, makes
+	// the total the planner's estimate when the exact count exceeds it,
+	// as PostgREST does; 0 keeps the exact count.
+	EstimateAbove int64
 	// Limit and Offset are the root's effective page (query and Range
 	// header combined).
 	Limit, Offset *int64
@@ -117,35 +121,61 @@ func (b *Builder) Read(tg Target, req *Request, o ReadOpts) (*Statement, error) 
 	if err != nil {
 		return nil, err
 	}
+	b.leaned = false
 	where, err := b.whereParts(root)
 	if err != nil {
 		return nil, err
 	}
+	leaned := b.leaned
 	ord, err := b.orderSQL(root)
 	if err != nil {
 		return nil, err
 	}
-	whereSQL := ""
+	joins, err := b.embedJoins(root)
+	if err != nil {
+		return nil, err
+	}
+	// The count reads the same rows without the embeds' joins: !inner
+	// embeds and embed null filters become EXISTS there, as in PostgREST.
+	countWhere := where
+	if leaned {
+		b.existsMode = true
+		countWhere, err = b.whereParts(root)
+		b.existsMode = false
+		if err != nil {
+			return nil, err
+		}
+	}
+	whereSQL, countWhereSQL := "", ""
 	if len(where) > 0 {
 		whereSQL = " WHERE " + strings.Join(where, " AND ")
+	}
+	if len(countWhere) > 0 {
+		countWhereSQL = " WHERE " + strings.Join(countWhere, " AND ")
 	}
 	from := " FROM " + tg.From + " AS " + q(tg.Alias)
 	group, err := b.groupBySQL(root)
 	if err != nil {
 		return nil, err
 	}
-	inner := "SELECT " + selSQL + from + whereSQL + group + ord + pageSQL(o.Limit, o.Offset)
+	inner := "SELECT " + selSQL + from + joins + whereSQL + group + ord + pageSQL(o.Limit, o.Offset)
 	total := "NULL"
 	countSQL := ""
 	switch {
+	case o.Count && o.EstimateAbove > 0:
+		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL + ")"
+		countSQL = "EXPLAIN (FORMAT JSON) " + withClause(tg.CTEs) + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL
 	case o.Count && o.Planned:
 		// Prefer: count=planned: the planner's estimate of the same rows,
 		// from an EXPLAIN pipelined before the statement (as PostgREST).
-		countSQL = "EXPLAIN (FORMAT JSON) " + withClause(tg.CTEs) + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL
+		countSQL = "EXPLAIN (FORMAT JSON) " + withClause(tg.CTEs) + "SELECT 1 FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL
 	case o.Count:
-		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + whereSQL + ")"
+		total = "(SELECT pg_catalog.count(*) FROM " + tg.From + " AS " + q(tg.Alias) + countWhereSQL + ")"
 	}
 	st := b.statement(wrap(tg.CTEs, total, bodyExpr(o.Head, o.StripNulls, o.Format, tg.ScalarColumn), inner))
 	st.CountSQL = countSQL
+	if countSQL != "" && !o.Planned {
+		st.EstimateAbove = o.EstimateAbove
+	}
 	return st, nil
 }

@@ -76,6 +76,12 @@ func (r rel) matchesHint(h string) bool {
 	if r.jn != nil {
 		return r.jn.Table.Name == h
 	}
+	if r.fk.From == r.fk.To {
+		// A table's foreign key to itself takes only its column as a hint
+		// (children:messages!reply_to), as PostgREST: its constraint name
+		// finds no relationship (PGRST200).
+		return !r.forward && len(r.fk.FromCols) == 1 && r.fk.FromCols[0] == h
+	}
 	return r.fk.Name == h || contains(r.fk.FromCols, h) || contains(r.fk.ToCols, h)
 }
 
@@ -101,9 +107,15 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 		byTable := target.Name == e.Name && target != parent
 		byColumn := len(fk.FromCols) == 1 && fk.FromCols[0] == e.Name && target.Kind != "v" && target.Kind != "m"
 		// As PostgREST: a table's foreign key to itself is many-to-one only
-		// by its column or constraint name (reply_to(...)); the table's own
+		// by its column, without a hint (reply_to(...)); the table's own
 		// name (or table!column) embeds the children. A column as the target
 		// never considers views.
+		if target == parent {
+			if byColumn && e.Hint == "" {
+				fwd = append(fwd, rel{fk: fk, forward: true, single: true})
+			}
+			continue
+		}
 		if byTable || fk.Name == e.Name || byColumn {
 			fwd = append(fwd, rel{fk: fk, forward: true, single: true})
 		}
@@ -113,7 +125,7 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 		if src == nil {
 			continue
 		}
-		if src.Name == e.Name || fk.Name == e.Name {
+		if src.Name == e.Name || (fk.Name == e.Name && src != parent) {
 			cands = append(cands, rel{fk: fk, single: fk.OneToOne})
 		}
 	}

@@ -24,6 +24,9 @@ type InsertGroup struct {
 	Columns []string
 	// Body is a JSON array of objects.
 	Body string
+	// Defaults gives columns a row leaves out their defaults
+	// (Prefer: missing=default) instead of NULL.
+	Defaults bool
 }
 
 // returning picks the RETURNING list a write needs: the columns the
@@ -96,7 +99,11 @@ func (b *Builder) finishWrite(root *level, req *Request, ctes []string, ret, mod
 		if err != nil {
 			return nil, err
 		}
-		inner := "SELECT " + sel + " FROM pgrst_mut AS " + alias
+		joins, err := b.embedJoins(root)
+		if err != nil {
+			return nil, err
+		}
+		inner := "SELECT " + sel + " FROM pgrst_mut AS " + alias + joins
 		return b.statement(wrap(ctes, total, bodyExpr(false, o.StripNulls, o.Format, ""), inner)), nil
 	case mode == "pk":
 		var cols []string
@@ -128,7 +135,7 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 		}
 		for _, c := range target {
 			if t.Column(c) == nil {
-				return nil, ColumnNotFound(t.Name, c, t.ColumnNames(), schema.Closest)
+				return nil, ColumnNotFound(t.Name, c, t.ColumnNames())
 			}
 		}
 		var qt []string
@@ -168,7 +175,7 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 		if len(cols) > 0 {
 			ins += " (" + strings.Join(cols, ", ") + ")"
 		}
-		ins += " SELECT " + strings.Join(cols, ", ") + " FROM json_populate_recordset(NULL::" + qi(t) + ", " + b.bind(g.Body) + "::json)"
+		ins += " SELECT " + strings.Join(cols, ", ") + " FROM " + b.insertSource(t, g)
 		if conflict != "" {
 			ins += conflict
 			if resolution == "merge" && len(cols) > 0 && strings.Contains(conflict, "(") {
@@ -195,6 +202,27 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 		ctes = append(ctes, "pgrst_mut AS ("+strings.Join(names, " UNION ALL ")+")")
 	}
 	return b.finishWrite(root, req, ctes, ret, mode, total, o)
+}
+
+// insertSource is the rows an INSERT reads from the body. With defaults,
+// each element is laid over an object of the listed columns' defaults
+// before it becomes a row, as PostgREST does: the defaults are evaluated
+// for every element, in body order, whether or not it names the column.
+func (b *Builder) insertSource(t *schema.Table, g InsertGroup) string {
+	if !g.Defaults {
+		return "json_populate_recordset(NULL::" + qi(t) + ", " + b.bind(g.Body) + "::json)"
+	}
+	var defs []string
+	for _, c := range g.Columns {
+		if col := t.Column(c); col != nil && col.InsertDefault != "" {
+			// The expression is the catalog's own (pg_get_expr), written by
+			// the schema's owner; the key is bound like any value.
+			defs = append(defs, b.bind(c)+"::text, "+col.InsertDefault)
+		}
+	}
+	return "jsonb_populate_recordset(NULL::" + qi(t) + ", (SELECT jsonb_agg(jsonb_build_object(" + strings.Join(defs, ", ") +
+		") || pgrst_elem.value ORDER BY pgrst_elem.ordinality) FROM jsonb_array_elements(" + b.bind(g.Body) +
+		"::jsonb) WITH ORDINALITY AS pgrst_elem))"
 }
 
 func (b *Builder) limitedWhere(root *level, where []string) ([]string, error) {

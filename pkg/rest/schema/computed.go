@@ -12,7 +12,17 @@ import "strings"
 // search_path the cache loads with: schema-qualified, quoted only where
 // needed.
 func rowParamType(t *Table) string {
-	return quoteIfNeeded(t.Schema) + "." + quoteIfNeeded(t.Name)
+	q := t.rowQI()
+	return quoteIfNeeded(q.Schema) + "." + quoteIfNeeded(q.Name)
+}
+
+// rowQI is the table whose row type t's rows have: t itself, or for a
+// function's result, the table it returns rows of.
+func (t *Table) rowQI() QI {
+	if t.RowType != nil {
+		return *t.RowType
+	}
+	return t.QI()
 }
 
 func quoteIfNeeded(s string) string {
@@ -37,7 +47,7 @@ func takesRow(f *Func, t *Table) bool {
 // ComputedField returns the function that computes column name of t, or
 // nil.
 func (c *Cache) ComputedField(t *Table, name string) *Func {
-	for _, f := range c.Funcs[QI{t.Schema, name}] {
+	for _, f := range c.Funcs[QI{t.rowQI().Schema, name}] {
 		if takesRow(f, t) && !f.RetSet && f.RetKind == "scalar" {
 			return f
 		}
@@ -48,7 +58,7 @@ func (c *Cache) ComputedField(t *Table, name string) *Func {
 // ComputedRel returns the function embedding name from t returns rows of a
 // cached table or view, or nil.
 func (c *Cache) ComputedRel(t *Table, name string) *Func {
-	for _, f := range c.Funcs[QI{t.Schema, name}] {
+	for _, f := range c.Funcs[QI{t.rowQI().Schema, name}] {
 		if takesRow(f, t) && f.RetKind == "composite" && f.RetRel != nil && c.Tables[*f.RetRel] != nil {
 			return f
 		}

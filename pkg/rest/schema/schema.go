@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -43,6 +42,9 @@ type Table struct {
 	// FKs are the foreign keys this table holds; Refs those pointing at it.
 	FKs  []*FK
 	Refs []*FK
+	// RowType, for a function's result, is the table whose rows it
+	// returns: its computed fields and relationships apply.
+	RowType *QI
 }
 
 // Column is one column of a table or of a function's result.
@@ -56,12 +58,17 @@ type Column struct {
 	Base string
 	// Category is pg_type.typcategory of the base type (S string, N
 	// numeric, A array, U user incl. json, B boolean, D date/time, R range).
-	Category    string
-	Nullable    bool
-	Default     string
-	Identity    bool
-	Generated   bool
-	Description string
+	Category string
+	Nullable bool
+	Default  string
+	// InsertDefault is the expression PostgREST fills an absent column
+	// with under Prefer: missing=default: a domain's default for a domain
+	// column, nextval of a BY DEFAULT identity's sequence, nothing for a
+	// generated column, else the column default ("" for none).
+	InsertDefault string
+	Identity      bool
+	Generated     bool
+	Description   string
 }
 
 // FK is a foreign key from From(FromCols) to To(ToCols).
@@ -200,7 +207,12 @@ SELECT c.oid::int8, n.nspname, c.relname, c.relkind::text, coalesce(pg_catalog.o
        a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod),
        coalesce(bt.typname, t.typname)::text, coalesce(bt.typcategory, t.typcategory)::text,
        NOT a.attnotnull, coalesce(pg_catalog.pg_get_expr(d.adbin, d.adrelid), ''),
-       a.attidentity <> '', a.attgenerated <> '', coalesce(pg_catalog.col_description(c.oid, a.attnum), '')
+       a.attidentity <> '', a.attgenerated <> '', coalesce(pg_catalog.col_description(c.oid, a.attnum), ''),
+       coalesce(CASE
+         WHEN t.typbasetype <> 0 THEN pg_catalog.pg_get_expr(t.typdefaultbin, 0)
+         WHEN a.attidentity = 'd' THEN format('nextval(%L)', pg_catalog.pg_get_serial_sequence(format('%I.%I', n.nspname, c.relname), a.attname))
+         WHEN a.attgenerated <> '' THEN NULL
+         ELSE pg_catalog.pg_get_expr(d.adbin, d.adrelid) END, '')
   FROM pg_catalog.pg_class c
   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
   JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
@@ -222,7 +234,7 @@ func loadTables(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) erro
 		var sch, rel, kind, desc string
 		col := &Column{}
 		if err := rows.Scan(&oid, &sch, &rel, &kind, &desc, &col.Name, &col.Type, &col.Base, &col.Category,
-			&col.Nullable, &col.Default, &col.Identity, &col.Generated, &col.Description); err != nil {
+			&col.Nullable, &col.Default, &col.Identity, &col.Generated, &col.Description, &col.InsertDefault); err != nil {
 			return fmt.Errorf("schema: tables: %w", err)
 		}
 		if cur == nil || cur.Schema != sch || cur.Name != rel {
@@ -409,48 +421,4 @@ func loadFuncs(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error
 		p.f.RetCols = byRel[p.relid]
 	}
 	return nil
-}
-
-// Closest returns the candidate most similar to name, or "" when none is
-// close enough to be a plausible typo.
-func Closest(name string, candidates []string) string {
-	best, bestDist := "", -1
-	for _, cand := range candidates {
-		if cand == name {
-			continue
-		}
-		d := levenshtein(strings.ToLower(name), strings.ToLower(cand))
-		limit := max(len(name), len(cand)) / 3
-		if limit < 2 {
-			limit = 2
-		}
-		if strings.Contains(strings.ToLower(cand), strings.ToLower(name)) || strings.Contains(strings.ToLower(name), strings.ToLower(cand)) {
-			d = min(d, max(len(cand)-len(name), len(name)-len(cand)))
-		}
-		if d <= limit && (bestDist < 0 || d < bestDist) {
-			best, bestDist = cand, d
-		}
-	}
-	return best
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
