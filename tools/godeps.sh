@@ -7,6 +7,8 @@
 set -eu
 # -e: frontend's go:embed of dist/ fails to load before the web build;
 # its own dependencies are still listed.
-pkgs=$(go list -e -deps -f '{{if not .Standard}}{{if ne .Module.Path "github.com/labelbase/labelbase"}}{{.ImportPath}}{{end}}{{end}}' ./cmd/labelbase)
+# Standard packages too: those only the project imports (net/http/pprof)
+# would otherwise wait for the final build.
+pkgs=$(go list -e -deps -f '{{if or .Standard (ne .Module.Path "github.com/labelbase/labelbase")}}{{.ImportPath}}{{end}}' ./cmd/labelbase)
 # shellcheck disable=SC2086 # one argument per package
 exec go build -v $pkgs
