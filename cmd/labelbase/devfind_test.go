@@ -209,6 +209,9 @@ func TestCommandsFindRunningDev(t *testing.T) {
 	}
 	check([]string{"health"}, regexp.MustCompile(`^ok \(`+regexp.QuoteMeta(devURL)+`/livez\)\n$`))
 	check([]string{"health", "--ready"}, regexp.MustCompile(`^ok \(`+regexp.QuoteMeta(devURL)+`/readyz\)\n$`))
+	// The demo labels are never crawled and nothing is queued: a pass
+	// that needs no network, recorded in the dev's database.
+	check([]string{"crawl", "--once"}, regexp.MustCompile(`(?m)^run \d+$`))
 	check([]string{"crawl", "--history"}, regexp.MustCompile(`\S`))
 	check([]string{"migrate", "version"}, regexp.MustCompile(`^version (\d+) of (\d+) \(clean\)`))
 	code := strings.TrimSpace(check([]string{"invite", "create", "--note", "found the dev"}, regexp.MustCompile(`^[2-9a-z]{4}(-[2-9a-z]{4}){5}\n$`)))
