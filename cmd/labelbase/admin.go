@@ -7,51 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/invite"
 	"github.com/labelbase/labelbase/pkg/migrate"
 )
-
-// databaseURL is DATABASE_URL, or else the URL of a running `labelbase dev`
-// in this directory, so `labelbase invite create` works next to it.
-func databaseURL(log *slog.Logger) (string, error) {
-	u, err := config.DatabaseURL(os.Getenv)
-	if err == nil {
-		return u, nil
-	}
-	if os.Getenv("DATABASE_URL") == "" && os.Getenv("DATABASE_URL_FILE") == "" {
-		if b, rerr := os.ReadFile(filepath.Join(devDataDir(), devURLFile)); rerr == nil {
-			log.Debug("using the database of the running labelbase dev")
-			return strings.TrimSpace(string(b)), nil
-		}
-	}
-	return "", err
-}
-
-func openPool(ctx context.Context, log *slog.Logger) (*pgxpool.Pool, error) {
-	u, err := databaseURL(log)
-	if err != nil {
-		return nil, err
-	}
-	pool, err := pgxpool.New(ctx, u)
-	if err != nil {
-		return nil, err
-	}
-	if err := pool.Ping(ctx); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("connecting to the database: %w", err)
-	}
-	return pool, nil
-}
 
 func runMigrate(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	if len(args) != 1 || (args[0] != "up" && args[0] != "down" && args[0] != "version") {

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/labelbase/labelbase/pkg/app"
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/invite"
@@ -26,7 +27,6 @@ import (
 
 const (
 	devDatabase  = "labelbase"
-	devURLFile   = "database-url"
 	devSecretTxt = "jwt-secret"
 )
 
@@ -76,18 +76,14 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err := ensureDatabase(ctx, cluster.URL("postgres"), devDatabase); err != nil {
 		return err
 	}
-	urlFile := filepath.Join(dir, devURLFile)
-	if err := os.WriteFile(urlFile, []byte(dbURL+"\n"), 0o600); err != nil {
-		return err
-	}
-	defer os.Remove(urlFile)
 
 	secret, err := devSecret(dir)
 	if err != nil {
 		return err
 	}
 	// SITE_URL, unless set, is where this dev really answers (recovery
-	// links and redirects point there); user reset-password reads it back.
+	// links and redirects point there); the CLI reads it back from the dev
+	// state file (devfind.go).
 	site, listen := os.Getenv("SITE_URL"), os.Getenv("LISTEN_ADDR")
 	if site == "" {
 		if listen == "" {
@@ -97,11 +93,6 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 			return err
 		}
 	}
-	siteFile := filepath.Join(dir, devSiteFile)
-	if err := os.WriteFile(siteFile, []byte(site+"\n"), 0o600); err != nil {
-		return err
-	}
-	defer os.Remove(siteFile)
 	cfg, err := config.Load(func(k string) string {
 		switch k {
 		case "SITE_URL":
@@ -131,21 +122,35 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err := migrateUp(cfg.DatabaseURL, log); err != nil {
 		return err
 	}
+	// From here on, commands in this directory find this dev (devfind.go).
+	state := &devState{PID: os.Getpid(), DatabaseURL: cfg.DatabaseURL, JWTSecret: cfg.JWTSecret, SiteURL: cfg.SiteURL}
+	if err := state.write(dir); err != nil {
+		return err
+	}
+	defer removeDevState(dir)
 	code, err := prepareDevData(ctx, cfg.DatabaseURL, log)
 	if err != nil {
 		return err
 	}
-	return serve(ctx, cfg, log, func(addr net.Addr) { devBanner(stdout, addr, code, cfg.MailDevInbox) })
+	console := newDevConsole(stdout, log)
+	return serve(ctx, cfg, console.log, func(addr net.Addr) {
+		state.URL = listenURL(addr)
+		if err := state.write(dir); err != nil {
+			log.Warn("commands next to this dev will not find its address", "err", err)
+		}
+		console.banner(addr, code, cfg.MailDevInbox)
+	}, app.WithQuietRequests())
 }
 
-// devBanner tells the developer where the gateway is and how to sign up.
+// devBanner tells the developer where the gateway is and how to sign up;
+// devConsole prints it again once the log has scrolled it away.
 func devBanner(w io.Writer, addr net.Addr, code string, inbox bool) {
 	fmt.Fprintf(w, "\nLabelbase is running: %s\n", listenURL(addr))
 	fmt.Fprintf(w, "Invite code (5 sign-ups, 7 days): %s\n", code)
 	if inbox {
 		fmt.Fprintf(w, "Mail (password recovery) is captured at %s/_dev/inbox\n", listenURL(addr))
 	}
-	fmt.Fprintf(w, "More codes: go run ./cmd/labelbase invite create   •   Stop: Ctrl-C\n\n")
+	fmt.Fprintf(w, "More codes: %s invite create (in this directory, no settings needed)   •   Stop: Ctrl-C\n\n", selfCommand())
 }
 
 // listenURL is the URL a browser on this machine opens for the address the

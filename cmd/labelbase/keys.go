@@ -8,8 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -18,27 +16,23 @@ import (
 )
 
 // keysConfig is the configuration `labelbase keys` needs: the secrets from
-// the environment or, next to a `labelbase dev`, the ones it uses.
-func keysConfig() (*config.Config, error) {
+// the environment or, next to a `labelbase dev`, the ones it uses
+// (cliGetenv).
+func keysConfig(log *slog.Logger) (*config.Config, error) {
+	getenv := cliGetenv(log)
 	return config.Load(func(k string) string {
-		v := os.Getenv(k)
-		if v == "" && os.Getenv(k+"_FILE") == "" {
-			switch k {
-			case "JWT_SECRET":
-				b, _ := os.ReadFile(filepath.Join(devDataDir(), devSecretTxt))
-				return strings.TrimSpace(string(b))
-			case "DATABASE_URL":
-				// Only the API keys need no database; openPool finds
-				// the real one (or the dev one) when it is needed.
-				return "postgres://unused/unused"
-			}
+		v := getenv(k)
+		if k == "DATABASE_URL" && v == "" && os.Getenv(k+"_FILE") == "" {
+			// Only the API keys need no database; openPool finds the
+			// real one (or the dev one) when it is needed.
+			return "postgres://unused/unused"
 		}
 		return v
 	})
 }
 
 func runKeys(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
-	cfg, err := keysConfig()
+	cfg, err := keysConfig(log)
 	if err != nil {
 		return err
 	}

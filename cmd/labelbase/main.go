@@ -56,6 +56,7 @@ Usage:
                                              they verify; with --current the private one signs too
   labelbase keys use KID                     make a stored key sign from now on
   labelbase demo                             load the demo catalogue into an empty database
+  labelbase crawl                            run the daily crawl schedule in the foreground (CRAWL_AT)
   labelbase crawl --once                     process queued label URLs and crawl releases once
   labelbase crawl --history                  show the last ten crawl passes
   labelbase scale [--releases N] [--calls N] generate the large benchmark dataset and time every procedure
@@ -63,7 +64,10 @@ Usage:
                                              --ready, can serve (/readyz): for container health checks
   labelbase version                          print the build (version, VCS revision, Go version)
 
-Configuration is read from the environment; see README.md.
+Next to a running ` + "`labelbase dev`" + ` (same directory), every command uses that dev's
+database and address unless DATABASE_URL is set. Other configuration is read
+from the environment; see README.md. ` + "`labelbase help COMMAND`" + ` (or COMMAND --help)
+shows one command.
 `
 
 func main() {
@@ -87,6 +91,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{"no command given"}
 	}
+	// Help is answered before anything reads a setting or opens a database.
+	if text, ok, err := helpFor(args); ok {
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(stdout, text)
+		return nil
+	}
 	log := newLogger(stderr, os.Getenv("LOG_LEVEL"), os.Getenv("LOG_FORMAT"))
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "dev":
@@ -106,20 +118,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "demo":
 		return runDemo(ctx, stdout, log)
 	case "crawl":
-		cfg, err := loadConfig()
+		cfg, err := cliConfig(log)
 		if err != nil {
 			return err
 		}
-		return runCrawl(ctx, cfg, rest, log)
+		return crawlCommand(ctx, cfg, rest, stdout, log)
 	case "scale":
 		return runScale(ctx, rest, stdout, log)
 	case "health":
-		return runHealth(ctx, rest, stdout)
+		return runHealth(ctx, rest, stdout, log)
 	case "version":
 		fmt.Fprintln(stdout, version.Get())
-		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
 		return nil
 	default:
 		return usageError{fmt.Sprintf("unknown command %q", cmd)}

@@ -44,9 +44,10 @@ func runServe(ctx context.Context, args []string, log *slog.Logger) error {
 }
 
 // serve runs the gateway until ctx ends. SIGUSR1 reloads the REST schema
-// cache, as it does for PostgREST.
-func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, ready func(net.Addr)) error {
-	a, err := app.New(ctx, cfg, log)
+// cache, as it does for PostgREST. opts adjust the app (dev's quiet
+// request log).
+func serve(ctx context.Context, cfg *config.Config, log *slog.Logger, ready func(net.Addr), opts ...app.Option) error {
+	a, err := app.New(ctx, cfg, log, opts...)
 	if err != nil {
 		return err
 	}
@@ -121,11 +122,11 @@ func migrateUp(databaseURL string, log *slog.Logger) error {
 	return nil
 }
 
-// runHealth asks the gateway on LISTEN_ADDR for /livez (or, with
-// --ready, /readyz), for container health checks in images that have no
-// curl. Liveness is the default: a check that restarts the container must
-// not fail because the database is restarting.
-func runHealth(ctx context.Context, args []string, stdout io.Writer) error {
+// runHealth asks the gateway on LISTEN_ADDR (or the running dev's, see
+// gatewayAddr) for /livez (or, with --ready, /readyz), for container health
+// checks in images that have no curl. Liveness is the default: a check that
+// restarts the container must not fail because the database is restarting.
+func runHealth(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	fs := flag.NewFlagSet("health", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	ready := fs.Bool("ready", false, "ask /readyz: is the database reachable and the schema cache loaded")
@@ -136,20 +137,14 @@ func runHealth(ctx context.Context, args []string, stdout io.Writer) error {
 	if *ready {
 		path = "/readyz"
 	}
-	addr := os.Getenv("LISTEN_ADDR")
-	if addr == "" {
-		addr = ":8080"
-	}
-	host, port, err := net.SplitHostPort(addr)
+	addr, err := gatewayAddr(log)
 	if err != nil {
-		return fmt.Errorf("LISTEN_ADDR: %w", err)
-	}
-	if host == "" || host == "0.0.0.0" || host == "::" {
-		host = "127.0.0.1"
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+net.JoinHostPort(host, port)+path, nil)
+	u := "http://" + addr + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
 	}
@@ -159,8 +154,9 @@ func runHealth(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s: %s", path, resp.Status)
+		return fmt.Errorf("%s: %s", u, resp.Status)
 	}
-	fmt.Fprintln(stdout, "ok")
+	// The URL says which gateway answered: LISTEN_ADDR's or the dev's.
+	fmt.Fprintf(stdout, "ok (%s)\n", u)
 	return nil
 }

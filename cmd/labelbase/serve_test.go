@@ -62,7 +62,11 @@ func TestServeOperability(t *testing.T) {
 	t.Setenv("LISTEN_ADDR", addr.String())
 	for _, args := range [][]string{{"health"}, {"health", "--ready"}} {
 		var out bytes.Buffer
-		if err := run(ctx, args, &out, &out); err != nil || strings.TrimSpace(out.String()) != "ok" {
+		want := "ok (http://" + addr.String() + "/livez)"
+		if len(args) > 1 {
+			want = "ok (http://" + addr.String() + "/readyz)"
+		}
+		if err := run(ctx, args, &out, &out); err != nil || strings.TrimSpace(out.String()) != want {
 			t.Errorf("labelbase %s: %q, %v", strings.Join(args, " "), out.String(), err)
 		}
 	}

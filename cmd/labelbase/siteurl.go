@@ -4,16 +4,9 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 )
-
-// devSiteFile holds the URL a running `labelbase dev` answers on, next to
-// its database URL, so `labelbase user reset-password` beside it prints a
-// link to that address.
-const devSiteFile = "site-url"
 
 // devSiteURL is the SITE_URL `labelbase dev` uses when none is set: the
 // address it really listens on, so recovery links and redirects reach it.
@@ -77,13 +70,4 @@ func siteURLMismatch(siteURL string, listen net.Addr) string {
 		return ""
 	}
 	return fmt.Sprintf("SITE_URL %s is not the address the gateway listens on (%s): recovery links and redirects will not reach it; set SITE_URL to the URL browsers use", siteURL, listenURL(listen))
-}
-
-// devSite reads the URL a running `labelbase dev` in dir answers on.
-func devSite(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, devSiteFile))
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
 }

@@ -4,7 +4,6 @@ import (
 	"net"
 	"net/url"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -81,7 +80,7 @@ func TestSiteURLMismatch(t *testing.T) {
 }
 
 // Next to a running dev (no DATABASE_URL), reset-password links point at
-// the address that dev answers on, which it keeps in its data directory.
+// the address that dev answers on, which it keeps in its state file.
 func TestUserResetPasswordNextToDev(t *testing.T) {
 	db := pgtest.New(t)
 	dir := t.TempDir()
@@ -89,10 +88,10 @@ func TestUserResetPasswordNextToDev(t *testing.T) {
 	t.Setenv("DATABASE_URL", "")
 	t.Setenv("SITE_URL", "")
 	t.Setenv("BCRYPT_COST", "4")
-	if err := os.WriteFile(filepath.Join(dir, devURLFile), []byte(db.URL+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, devSiteFile), []byte("http://127.0.0.1:8099\n"), 0o600); err != nil {
+	// What a running dev leaves for the CLI (devfind.go); this process
+	// stands in for the dev, so its pid is alive.
+	state := &devState{PID: os.Getpid(), DatabaseURL: db.URL, JWTSecret: "a-test-secret-of-at-least-32-characters", SiteURL: "http://127.0.0.1:8099"}
+	if err := state.write(dir); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := runCLI(t, "", "user", "create", "grace@example.com", "--password", "password1"); err != nil {

@@ -10,8 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -34,44 +32,6 @@ type userCLI struct {
 	h    http.Handler
 }
 
-// cliConfig is the gateway's configuration, or, next to a running
-// `labelbase dev`, that instance's database and JWT secret.
-func cliConfig(log *slog.Logger) (*config.Config, error) {
-	cfg, err := loadConfig()
-	if err == nil || os.Getenv("DATABASE_URL") != "" || os.Getenv("DATABASE_URL_FILE") != "" {
-		return cfg, err
-	}
-	dir := devDataDir()
-	b, rerr := os.ReadFile(filepath.Join(dir, devURLFile))
-	if rerr != nil {
-		return nil, err
-	}
-	secret, serr := devSecret(dir)
-	if serr != nil {
-		return nil, serr
-	}
-	log.Debug("using the database of the running labelbase dev")
-	site := devSite(dir)
-	return config.Load(func(k string) string {
-		switch k {
-		case "SITE_URL":
-			// Links go where that dev answers, unless SITE_URL says otherwise.
-			if v := os.Getenv(k); v != "" || site == "" {
-				return v
-			}
-			return site
-		case "DATABASE_URL":
-			return strings.TrimSpace(string(b))
-		case "JWT_SECRET":
-			if v := os.Getenv(k); v != "" {
-				return v
-			}
-			return secret
-		}
-		return os.Getenv(k)
-	})
-}
-
 func newUserCLI(ctx context.Context, log *slog.Logger) (*userCLI, error) {
 	cfg, err := cliConfig(log)
 	if err != nil {
@@ -86,7 +46,10 @@ func newUserCLI(ctx context.Context, log *slog.Logger) (*userCLI, error) {
 		pool.Close()
 		return nil, err
 	}
-	h := server.New(server.Deps{Config: cfg, Log: log, Ready: pool.Ping, Auth: api.Register})
+	// The in-process requests are the command's own: their access-log
+	// lines would only clutter its output (LOG_LEVEL=debug shows them).
+	h := server.New(server.Deps{Config: cfg, Log: log, Ready: pool.Ping, Auth: api.Register,
+		RequestLog: server.RequestLog{Level: slog.LevelDebug}})
 	return &userCLI{cfg: cfg, pool: pool, api: api, h: h}, nil
 }
 

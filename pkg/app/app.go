@@ -43,6 +43,9 @@ type App struct {
 	keyStore  *token.Store
 	accessLog *server.AccessLog
 	auth      *auth.API
+	// traffic is counted for a summary a minute (WithQuietRequests);
+	// nil otherwise.
+	traffic *server.Traffic
 }
 
 // New connects to the database and builds the handler. The schema must be
@@ -94,6 +97,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	}
 	web, built := frontend.Files()
 	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
+	var requestLog server.RequestLog
+	if o.quietRequests {
+		requestLog = server.RequestLog{Level: slog.LevelDebug, Slow: server.DefaultSlowRequest, Traffic: server.NewTraffic()}
+	}
 	h := server.New(server.Deps{
 		Config: cfg,
 		Log:    log,
@@ -102,8 +109,9 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
 		Web:    web,
 
-		AccessLog: accessLog,
-		Metrics:   m.Middleware(),
+		AccessLog:  accessLog,
+		RequestLog: requestLog,
+		Metrics:    m.Middleware(),
 		Ready: func(ctx context.Context) error {
 			if err := pools.Owner.Ping(ctx); err != nil {
 				return err
@@ -115,7 +123,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
-		keys: keys, keyStore: keyStore, accessLog: accessLog}, nil
+		keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic}, nil
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.
@@ -169,6 +177,13 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 	if crawl && !a.Config.CrawlDisabled {
 		a.startCrawler(ctx)
 	}
+	if t := a.traffic; t != nil {
+		a.wg.Add(1)
+		go func() {
+			defer a.wg.Done()
+			t.Report(ctx, a.log, time.Minute)
+		}()
+	}
 }
 
 // AdminHandler serves the admin listener (ADMIN_LISTEN_ADDR): /metrics,
@@ -187,11 +202,21 @@ func (a *App) Close() {
 	a.accessLog.Close()
 }
 
-// Option adjusts an App for a harness; serve and dev pass none.
+// Option adjusts an App for a harness or for `labelbase dev`; serve
+// passes none.
 type Option func(*options)
 
 type options struct {
-	observe func(sql string, args [][]byte, caller db.Caller)
+	observe       func(sql string, args [][]byte, caller db.Caller)
+	quietRequests bool
+}
+
+// WithQuietRequests is for a console a person reads (`labelbase dev`):
+// each request's line is logged at Debug (LOG_LEVEL=debug shows them),
+// a slow request at Warn, server errors as always, and one Info line a
+// minute sums up the traffic.
+func WithQuietRequests() Option {
+	return func(o *options) { o.quietRequests = true }
 }
 
 // WithStatementObserver hands every /rest/v1 main statement to fn before it

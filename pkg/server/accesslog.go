@@ -49,8 +49,8 @@ func (a *AccessLog) run() {
 }
 
 // enabled avoids building a record nobody will write.
-func (a *AccessLog) enabled() bool {
-	return a.h.Enabled(context.Background(), slog.LevelInfo)
+func (a *AccessLog) enabled(level slog.Level) bool {
+	return a.h.Enabled(context.Background(), level)
 }
 
 // Log queues r. After Close it writes r directly: a straggler is still

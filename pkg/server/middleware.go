@@ -44,11 +44,11 @@ func requestID() echo.MiddlewareFunc {
 	}
 }
 
-// accessLog writes one line per request: through sink's queue when there
-// is one, else synchronously to log. Query strings are left out: they can
-// carry filter values that are personal data. bytes counts what went on the
-// wire, after compression.
-func accessLog(log *slog.Logger, sink *AccessLog) echo.MiddlewareFunc {
+// accessLog writes one line per request at the policy's level (Warn when
+// slow): through sink's queue when there is one, else synchronously to log.
+// Query strings are left out: they can carry filter values that are
+// personal data. bytes counts what went on the wire, after compression.
+func accessLog(log *slog.Logger, sink *AccessLog, policy RequestLog) echo.MiddlewareFunc {
 	if sink == nil {
 		sink = &AccessLog{h: log.Handler(), closed: true} // closed: Log writes inline
 	}
@@ -56,7 +56,13 @@ func accessLog(log *slog.Logger, sink *AccessLog) echo.MiddlewareFunc {
 		return func(c *echo.Context) error {
 			start := time.Now()
 			err := next(c)
-			if !sink.enabled() {
+			dur := time.Since(start)
+			level := policy.Level
+			slow := policy.Slow > 0 && dur >= policy.Slow
+			if slow && level < slog.LevelWarn {
+				level = slog.LevelWarn
+			}
+			if policy.Traffic == nil && !sink.enabled(level) {
 				return err
 			}
 			status, size := 0, int64(0)
@@ -67,15 +73,25 @@ func accessLog(log *slog.Logger, sink *AccessLog) echo.MiddlewareFunc {
 				// The error handler runs after us; report what it will send.
 				status = toAPIError(err).Status
 			}
+			if policy.Traffic != nil {
+				policy.Traffic.add(status, size, dur)
+			}
+			if !sink.enabled(level) {
+				return err
+			}
+			msg := "request"
+			if slow {
+				msg = "slow request"
+			}
 			id, _ := c.Get(KeyRequestID).(string)
-			rec := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+			rec := slog.NewRecord(time.Now(), level, msg, 0)
 			rec.AddAttrs(
 				slog.String("request_id", id),
 				slog.String("method", c.Request().Method),
 				slog.String("path", c.Request().URL.Path),
 				slog.Int("status", status),
 				slog.Int64("bytes", size),
-				slog.Int64("duration_ms", time.Since(start).Milliseconds()),
+				slog.Int64("duration_ms", dur.Milliseconds()),
 				slog.String("ip", c.RealIP()))
 			sink.Log(rec)
 			return err

@@ -42,6 +42,9 @@ type Deps struct {
 	// AccessLog, when set, takes the access-log lines off the request path;
 	// its owner closes it after the server stops. Nil writes them inline.
 	AccessLog *AccessLog
+	// RequestLog is the level of those lines, the slow-request threshold
+	// and the traffic counters; the zero value logs every request at Info.
+	RequestLog RequestLog
 }
 
 // New returns the gateway's HTTP handler.
@@ -55,7 +58,7 @@ func New(d Deps) *echo.Echo {
 	if d.Metrics != nil {
 		e.Use(d.Metrics)
 	}
-	e.Use(accessLog(d.Log, d.AccessLog), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
+	e.Use(accessLog(d.Log, d.AccessLog, d.RequestLog), recoverPanics(), cors(d.Config.CORSAllowedOrigins))
 
 	e.GET("/livez", livez)
 	e.GET("/readyz", readyz(d.Ready))
