@@ -52,7 +52,7 @@ func (a *API) invite(c *echo.Context) error {
 	if err := a.requireMailer("invite"); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx := mailingContext(c)
 	if err := a.chargeMail(ctx); err != nil {
 		return err
 	}

@@ -110,6 +110,7 @@ type req struct {
 	headers map[string]string
 	legacy  bool // omit X-Supabase-Api-Version
 	noKey   bool
+	ctx     context.Context // the request's context (default: background)
 }
 
 func (e *testEnv) do(r req) *response {
@@ -127,6 +128,9 @@ func (e *testEnv) do(r req) *response {
 		body = bytes.NewReader(js)
 	}
 	hr := httptest.NewRequest(r.method, "/auth/v1"+r.path, body)
+	if r.ctx != nil {
+		hr = hr.WithContext(r.ctx)
+	}
 	if !r.noKey {
 		hr.Header.Set("apikey", e.cfg.AnonKey)
 	}

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/labstack/echo/v5"
+
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/mail"
 )
@@ -249,4 +251,14 @@ func (a *API) sendToken(reqCtx context.Context, kind mail.Kind, t *emailToken, e
 			a.log.ErrorContext(ctx, "auth: sending mail failed", "kind", string(kind), "err", err)
 		}
 	}()
+}
+
+// mailingContext is the context of a request that mails a link or a code:
+// the request's values without its cancellation. A member who closes the
+// page right after asking must still get the mail, and once the mail
+// budget is charged the token and its mail must not be cut apart by a
+// client that went away. The database's statement timeout still bounds
+// the work.
+func mailingContext(c *echo.Context) context.Context {
+	return context.WithoutCancel(c.Request().Context())
 }

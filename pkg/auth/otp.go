@@ -67,7 +67,7 @@ func (a *API) otp(c *echo.Context) error {
 	if err := a.requireMailer("magic link"); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx := mailingContext(c)
 	if err := a.chargeMail(ctx); err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (a *API) signupUnconfirmed(c *echo.Context, email string, p signupParams, p
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx := mailingContext(c)
 	if err := a.chargeMail(ctx); err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ func (a *API) reauthenticate(c *echo.Context) error {
 	if err := a.requireMailer("reauthentication"); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx := mailingContext(c)
 	if err := a.chargeMail(ctx); err != nil {
 		return err
 	}

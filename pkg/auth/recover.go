@@ -60,7 +60,7 @@ func (a *API) recover(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx := mailingContext(c)
 	if err := a.chargeMail(ctx); err != nil {
 		return err
 	}

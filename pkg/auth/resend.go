@@ -53,7 +53,7 @@ func (a *API) resend(c *echo.Context) error {
 	if err := a.requireMailer("confirmation"); err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
+	ctx := mailingContext(c)
 	if err := a.chargeMail(ctx); err != nil {
 		return err
 	}
