@@ -179,13 +179,6 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (l stringList) first() string {
-	if len(l) == 0 {
-		return ""
-	}
-	return l[0]
-}
-
 // prop returns the numeric additionalProperty called name, or 0.
 func prop(props []ldProperty, name string) int64 {
 	for _, p := range props {
