@@ -2,7 +2,7 @@ module github.com/labelbase/labelbase/tools
 
 go 1.26.8
 
-tool github.com/go-task/task/v3/cmd/task
+tool github.com/labelbase/labelbase/tools/task
 
 require (
 	github.com/Ladicle/tabwriter v1.0.0 // indirect
