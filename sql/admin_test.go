@@ -225,6 +225,19 @@ func TestAdminHiddenLabelLeavesMemberProcedures(t *testing.T) {
 	} else {
 		requirePgError(t, err, "42501", "row-level security")
 	}
+	// Members may see which ids are hidden (the policies test rows against
+	// them as the caller), but not who hid them, nor change the list.
+	requireIDs(t, "hidden ids a member sees", c.ids(t, member, `SELECT label_id FROM private.hidden_labels ORDER BY label_id`), []int64{1, 3})
+	if err := c.commit(member, `SELECT hidden_by FROM private.hidden_labels`); err == nil {
+		t.Error("a member read who hid a label")
+	} else {
+		requirePgError(t, err, "42501", "permission denied")
+	}
+	if err := c.commit(member, `DELETE FROM private.hidden_labels WHERE label_id = 1`); err == nil {
+		t.Error("a member unhid a label")
+	} else {
+		requirePgError(t, err, "42501", "permission denied")
+	}
 	// The admin's list still has them, flagged.
 	hidden := c.ids(t, adm, `SELECT id FROM public.admin_labels() WHERE hidden ORDER BY id`)
 	requireIDs(t, "hidden in admin_labels", hidden, []int64{1, 3})

@@ -23,7 +23,6 @@ ALTER POLICY labels_read ON public.labels USING (true);
 ALTER POLICY releases_read ON public.releases USING (true);
 ALTER POLICY follows_select_own ON public.user_follow_labels USING (user_id = (SELECT auth.uid()));
 ALTER POLICY follows_insert_own ON public.user_follow_labels WITH CHECK (user_id = (SELECT auth.uid()));
-DROP FUNCTION IF EXISTS private.hidden_label_ids();
 DROP TABLE IF EXISTS private.hidden_labels;
 
 DROP FUNCTION IF EXISTS private.audit(text, text, jsonb);
