@@ -22,7 +22,8 @@ export function Chip({ active, className, children, type = 'button', ...rest }: 
       )}
       {...rest}
     >
-      {children}
+      {/* Text in a flex box gets no ellipsis of its own: a narrow chip shows "experime…". */}
+      <span className="min-w-0 truncate">{children}</span>
     </button>
   )
 }

@@ -196,9 +196,12 @@ function RowReleaseCard({ release, listened, saving, error, onToggleListened, on
           </time>
         )}
         {release.genres.length > 0 && (
-          <ul aria-label="Genres" className="flex flex-wrap gap-1">
+          // Until "+N" is pressed, one line whatever the genres: chips shrink (with an
+          // ellipsis and the full name on hover) rather than wrap, so the cards of a row keep
+          // one height and nine fit a 1280×800 screen beside the filter panel.
+          <ul aria-label="Genres" className={cn('flex gap-1', allGenres ? 'flex-wrap' : 'min-w-0 flex-nowrap')}>
             {shown.map((genre) => (
-              <li key={genre} className="max-w-full">
+              <li key={genre} className={allGenres ? 'max-w-full' : 'min-w-0'} title={genre}>
                 {onGenreClick ? (
                   <Chip active={activeGenres?.includes(genre)} onClick={() => onGenreClick(genre)} aria-label={`Filter by genre ${genre}`}>
                     {genre}
@@ -209,7 +212,7 @@ function RowReleaseCard({ release, listened, saving, error, onToggleListened, on
               </li>
             ))}
             {hidden > 0 && (
-              <li>
+              <li className="shrink-0">
                 <button
                   type="button"
                   onClick={() => setAllGenres(true)}
