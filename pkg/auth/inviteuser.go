@@ -49,11 +49,8 @@ func (a *API) invite(c *echo.Context) error {
 	if err := checkMetadata(p.Data); err != nil {
 		return err
 	}
-	if err := a.requireMailer("invite"); err != nil {
-		return err
-	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
+	ctx, err := a.startMailing(c, "invite")
+	if err != nil {
 		return err
 	}
 	redirect := a.referrer(c, "")

@@ -262,3 +262,17 @@ func (a *API) sendToken(reqCtx context.Context, kind mail.Kind, t *emailToken, e
 func mailingContext(c *echo.Context) context.Context {
 	return context.WithoutCancel(c.Request().Context())
 }
+
+// startMailing readies a request that must mail a link or a code (what
+// names the mail in the error when mail is off): it returns the request's
+// mailingContext, with one mail charged to RATE_LIMIT_EMAIL_SENT.
+func (a *API) startMailing(c *echo.Context, what string) (context.Context, error) {
+	if err := a.requireMailer(what); err != nil {
+		return nil, err
+	}
+	ctx := mailingContext(c)
+	if err := a.chargeMail(ctx); err != nil {
+		return nil, err
+	}
+	return ctx, nil
+}

@@ -64,11 +64,8 @@ func (a *API) otp(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.requireMailer("magic link"); err != nil {
-		return err
-	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
+	ctx, err := a.startMailing(c, "magic link")
+	if err != nil {
 		return err
 	}
 	create := p.CreateUser == nil || *p.CreateUser
@@ -165,15 +162,12 @@ func (a *API) sendLoginToken(ctx context.Context, t *emailToken, u *user) {
 // confirmation), as GoTrue does, so the answer does not tell who has an
 // account.
 func (a *API) signupUnconfirmed(c *echo.Context, email string, p signupParams, pkce *pkceChallenge) error {
-	if err := a.requireMailer("confirmation"); err != nil {
+	ctx, err := a.startMailing(c, "confirmation")
+	if err != nil {
 		return err
 	}
 	hash, err := a.hashPassword(p.Password)
 	if err != nil {
-		return err
-	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
 		return err
 	}
 	redirect := a.referrer(c, "")

@@ -43,11 +43,8 @@ func (a *API) reauthenticate(c *echo.Context) error {
 	if p.user.EmailConfirmedAt == nil {
 		return unprocessable(codeEmailNotConfirmed, "Please verify your email first.")
 	}
-	if err := a.requireMailer("reauthentication"); err != nil {
-		return err
-	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
+	ctx, err := a.startMailing(c, "reauthentication")
+	if err != nil {
 		return err
 	}
 	cl := clientOf(c)

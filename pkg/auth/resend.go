@@ -50,11 +50,8 @@ func (a *API) resend(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := a.requireMailer("confirmation"); err != nil {
-		return err
-	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
+	ctx, err := a.startMailing(c, "confirmation")
+	if err != nil {
 		return err
 	}
 	redirect := a.referrer(c, "")
