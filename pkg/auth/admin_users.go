@@ -250,18 +250,25 @@ func (a *API) adminGetUser(c *echo.Context) error {
 	if _, err := a.requireAdmin(c); err != nil {
 		return err
 	}
-	id, err := adminUserID(c)
-	if err != nil {
-		return err
-	}
-	u, err := userByID(c.Request().Context(), a.pool, id, false)
-	if errors.Is(err, errNotFound) {
-		return errAdminUserNotFound()
-	}
+	u, err := a.adminUser(c)
 	if err != nil {
 		return err
 	}
 	return c.JSON(http.StatusOK, u)
+}
+
+// adminUser reads the user an /admin/users/{id} route names, or answers
+// GoTrue's user_not_found.
+func (a *API) adminUser(c *echo.Context) (*user, error) {
+	id, err := adminUserID(c)
+	if err != nil {
+		return nil, err
+	}
+	u, err := userByID(c.Request().Context(), a.pool, id, false)
+	if errors.Is(err, errNotFound) {
+		return nil, errAdminUserNotFound()
+	}
+	return u, err
 }
 
 // adminUpdateUser handles PUT /admin/users/{id}: email, password,

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/jackc/pgx/v5"
@@ -14,14 +13,7 @@ func (a *API) adminListFactors(c *echo.Context) error {
 	if _, err := a.requireAdmin(c); err != nil {
 		return err
 	}
-	id, err := adminUserID(c)
-	if err != nil {
-		return err
-	}
-	u, err := userByID(c.Request().Context(), a.pool, id, false)
-	if errors.Is(err, errNotFound) {
-		return errAdminUserNotFound()
-	}
+	u, err := a.adminUser(c)
 	if err != nil {
 		return err
 	}
@@ -41,18 +33,11 @@ func (a *API) adminDeleteFactor(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	id, err := adminUserID(c)
+	u, err := a.adminUser(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	u, err := userByID(ctx, a.pool, id, false)
-	if errors.Is(err, errNotFound) {
-		return errAdminUserNotFound()
-	}
-	if err != nil {
-		return err
-	}
 	f, err := a.loadFactor(c, u.ID)
 	if err != nil {
 		return err
