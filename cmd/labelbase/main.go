@@ -15,6 +15,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -153,4 +154,21 @@ func newLogger(w io.Writer, level, format string) *slog.Logger {
 		h = slog.NewJSONHandler(w, opts)
 	}
 	return slog.New(requestid.NewHandler(h))
+}
+
+// parseAround parses fs's flags before and after the command's one
+// positional argument (`user ban EMAIL --for 24h`, `queue reject 7 --reason
+// …`), which the flag package alone stops at, and returns the positionals.
+func parseAround(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := fs.Parse(args); err != nil {
+		return nil, usageError{err.Error()}
+	}
+	rest := fs.Args()
+	if len(rest) > 1 {
+		if err := fs.Parse(rest[1:]); err != nil {
+			return nil, usageError{err.Error()}
+		}
+		rest = append([]string{rest[0]}, fs.Args()...)
+	}
+	return rest, nil
 }

@@ -30,16 +30,9 @@ func runQueue(ctx context.Context, args []string, stdout io.Writer, log *slog.Lo
 	fs.SetOutput(io.Discard)
 	status := fs.String("status", "", "list: only pending, refused or done")
 	reason := fs.String("reason", "", "reject: why (shown with the refused submission)")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err.Error()}
-	}
-	rest := fs.Args()
-	// Flags may follow the ID too.
-	if len(rest) > 1 {
-		if err := fs.Parse(rest[1:]); err != nil {
-			return usageError{err.Error()}
-		}
-		rest = append([]string{rest[0]}, fs.Args()...)
+	rest, err := parseAround(fs, args)
+	if err != nil {
+		return err
 	}
 	var id int64
 	switch sub {

@@ -131,16 +131,9 @@ func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	banFor := fs.String("for", "876000h", "ban length, a Go duration")
 	soft := fs.Bool("soft", false, "soft delete: keep the row, free the email")
 	revoke := fs.Bool("revoke", false, "user admin: take the admin role away")
-	if err := fs.Parse(args[1:]); err != nil {
-		return usageError{err.Error()}
-	}
-	rest := fs.Args()
-	// Flags may also follow the EMAIL: parse what comes after it too.
-	if len(rest) > 1 {
-		if err := fs.Parse(rest[1:]); err != nil {
-			return usageError{err.Error()}
-		}
-		rest = append([]string{rest[0]}, fs.Args()...)
+	rest, err := parseAround(fs, args[1:])
+	if err != nil {
+		return err
 	}
 	needOne := func() (string, error) {
 		if len(rest) != 1 {
