@@ -42,6 +42,9 @@ func overloadCache() *schema.Cache {
 	add("add_them", p("a", "integer"), p("b", "integer"))
 	add("sayhello", p("name", "text"))
 	add("two_unnamed", p("", "text"), p("", "text"))
+	// A computed field's function: one unnamed parameter of a table type.
+	add("blurb_message", p("", "messages"))
+	add("get_messages", p("channel_row", "channels"))
 	return c
 }
 
@@ -88,6 +91,9 @@ func TestResolveFunc(t *testing.T) {
 			msg: "Could not choose the best candidate function between: public.same_args(arg => integer), public.same_args(arg => xml)"},
 		{name: "unknown argument is not ignored", fn: "add_them", in: get("a", "b", "smthelse"), code: "PGRST202",
 			msg: "Could not find the function public.add_them(a, b, smthelse) in the schema cache", hint: "Perhaps you meant to call the function public.add_them(a, b)"},
+		{name: "a computed field's function gets no look-alike", fn: "blurb_message", in: post(MediaJSON), code: "PGRST202",
+			msg: "Could not find the function public.blurb_message without parameters in the schema cache", noHint: true},
+		{name: "nor with other arguments", fn: "blurb_message", in: post(MediaJSON, ""), code: "PGRST202", noHint: true},
 		{name: "close parameter name", fn: "sayhello", in: get("nam"), code: "PGRST202", hint: "Perhaps you meant to call the function public.sayhello(name)"},
 		{name: "close function name", fn: "sayhell", in: get(), code: "PGRST202",
 			msg: "Could not find the function public.sayhell without parameters in the schema cache", hint: "Perhaps you meant to call the function public.sayhello"},
