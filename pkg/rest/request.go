@@ -174,19 +174,15 @@ func pageOf(n *query.Node, h http.Header, useRange bool) (int64, *int64, error) 
 	return start, lim, nil
 }
 
-// searchPath is the search_path of a request on schema: it first, then
-// public (for extensions' types installed there) and extensions.
-// searchPath is the request's schema followed by the extra search path
-// (PostgREST's db-extra-search-path), each quoted.
+// searchPath is a request's search_path as PostgREST sets it: the
+// request's schema, then every schema of the extra search path
+// (db-extra-search-path), each quoted, none dropped (public on public is
+// there twice, as EXPLAIN's Settings shows it from PostgREST).
 func searchPath(schema string, extra []string) string {
-	if schema == "public" && len(extra) == 2 && extra[0] == "public" && extra[1] == "extensions" {
-		return db.DefaultSearchPath
-	}
-	parts := []string{pgx.Identifier{schema}.Sanitize()}
+	parts := make([]string, 0, 1+len(extra))
+	parts = append(parts, pgx.Identifier{schema}.Sanitize())
 	for _, s := range extra {
-		if s != schema {
-			parts = append(parts, pgx.Identifier{s}.Sanitize())
-		}
+		parts = append(parts, pgx.Identifier{s}.Sanitize())
 	}
 	return strings.Join(parts, ", ")
 }
