@@ -52,20 +52,7 @@ func TestResolveFunc(t *testing.T) {
 	c := overloadCache()
 	post := func(media string, keys ...string) CallInput { return CallInput{Post: true, Media: media, Keys: keys} }
 	get := func(keys ...string) CallInput { return CallInput{Keys: keys} }
-	cases := []struct {
-		name, fn string
-		in       CallInput
-		// want is the chosen overload's parameter list, e.g. "x,y" or
-		// ":json" for an unnamed json parameter; whole says the body goes
-		// to it whole.
-		want  string
-		whole bool
-		code  string
-		msg   string
-		// hint is checked when set; noHint wants null.
-		hint   string
-		noHint bool
-	}{
+	cases := []resolveCase{
 		{name: "unnamed json takes any object", fn: "unnamed_json", in: post(MediaJSON, "A", "B"), want: ":json", whole: true},
 		{name: "{\"\": v} binds the unnamed parameter by its empty name", fn: "unnamed_text", in: post(MediaJSON, ""), want: ":text", whole: true},
 		{name: "unnamed text takes text/plain", fn: "unnamed_text", in: post(MediaText), want: ":text", whole: true},
@@ -101,41 +88,62 @@ func TestResolveFunc(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ResolveFunc(c, "public", tc.fn, tc.in)
-			if tc.code != "" {
-				e, ok := err.(*apierr.Error)
-				if !ok || e.Code != tc.code {
-					t.Fatalf("err = %v, want %s", err, tc.code)
-				}
-				wantStatus := http.StatusNotFound
-				if tc.code == "PGRST203" {
-					wantStatus = http.StatusMultipleChoices
-				}
-				if e.Status != wantStatus {
-					t.Errorf("status %d, want %d", e.Status, wantStatus)
-				}
-				if tc.msg != "" && e.Message != tc.msg {
-					t.Errorf("message %q\n want %q", e.Message, tc.msg)
-				}
-				if (tc.hint != "" && e.Hint != tc.hint) || (tc.noHint && e.Hint != nil) {
-					t.Errorf("hint %v, want %q", e.Hint, tc.hint)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ps []string
-			for _, p := range r.Func.Params {
-				if p.Name == "" {
-					ps = append(ps, ":"+p.Type)
-				} else {
-					ps = append(ps, p.Name)
-				}
-			}
-			if got := strings.Join(ps, ","); got != tc.want || r.Whole != tc.whole {
-				t.Errorf("chose (%s) whole=%v, want (%s) whole=%v", got, r.Whole, tc.want, tc.whole)
-			}
+			tc.check(t, r, err)
 		})
+	}
+}
+
+// resolveCase is one call and what ResolveFunc must answer.
+type resolveCase struct {
+	name, fn string
+	in       CallInput
+	// want is the chosen overload's parameter list, e.g. "x,y" or
+	// ":json" for an unnamed json parameter; whole says the body goes
+	// to it whole.
+	want  string
+	whole bool
+	code  string
+	msg   string
+	// hint is checked when set; noHint wants null.
+	hint   string
+	noHint bool
+}
+
+func (tc resolveCase) check(t *testing.T, r Resolved, err error) {
+	t.Helper()
+	if tc.code != "" {
+		e, ok := err.(*apierr.Error)
+		if !ok || e.Code != tc.code {
+			t.Fatalf("err = %v, want %s", err, tc.code)
+		}
+		wantStatus := http.StatusNotFound
+		if tc.code == "PGRST203" {
+			wantStatus = http.StatusMultipleChoices
+		}
+		if e.Status != wantStatus {
+			t.Errorf("status %d, want %d", e.Status, wantStatus)
+		}
+		if tc.msg != "" && e.Message != tc.msg {
+			t.Errorf("message %q\n want %q", e.Message, tc.msg)
+		}
+		if (tc.hint != "" && e.Hint != tc.hint) || (tc.noHint && e.Hint != nil) {
+			t.Errorf("hint %v, want %q", e.Hint, tc.hint)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []string
+	for _, p := range r.Func.Params {
+		if p.Name == "" {
+			ps = append(ps, ":"+p.Type)
+		} else {
+			ps = append(ps, p.Name)
+		}
+	}
+	if got := strings.Join(ps, ","); got != tc.want || r.Whole != tc.whole {
+		t.Errorf("chose (%s) whole=%v, want (%s) whole=%v", got, r.Whole, tc.want, tc.whole)
 	}
 }
 
