@@ -52,7 +52,6 @@ var readCases = []goldenCase{
 	{"many-to-many embed", "labels", "select=id,tags(name)&tags.order=name&tags.limit=2", false},
 	{"many-to-many embed hinted inner", "labels", "select=id,tags!label_tags!inner(name)&tags.name=eq.x", false},
 	{"many-to-many reverse", "tags", "select=name,labels(label_name)", false},
-	{"spread to-many as arrays", "labels", "select=id,...releases(title)&releases.order=title&releases.limit=3", false},
 }
 
 var errorCases = []struct {
@@ -79,6 +78,8 @@ var errorCases = []struct {
 	{"bad escape", "labels", "id=eq.%zz", 400, "PGRST100"},
 	{"many-to-many bad hint", "labels", "select=id,tags!nope(name)", 400, "PGRST200"},
 	{"related order on many-to-many", "labels", "select=id,tags(name)&order=tags(name)", 400, "PGRST118"},
+	{"spread to-many needs aggregates", "labels", "select=id,...releases(title)", 400, "PGRST123"},
+	{"spread to-one aggregate needs aggregates", "releases", "select=title,...labels(count())", 400, "PGRST123"},
 }
 
 func buildRead(table, raw string, count bool) (*Statement, error) {
@@ -204,6 +205,9 @@ var aggregateCases = []goldenCase{
 	{"grouped sum with alias and casts", "releases", "select=label_id,total:id::bigint.sum()::text&order=label_id", false},
 	{"aggregate in a to-many embed", "labels", "select=id,releases(id.max(),n:count())", false},
 	{"aggregate beside a to-one embed", "releases", "select=count(),labels(label_name)", false},
+	{"spread to-many as arrays", "labels", "select=id,...releases(title)&releases.order=title&releases.limit=3", false},
+	{"spread to-one aggregate grouped into the parent", "releases", "select=title,...labels(n:count(),id.max())", false},
+	{"spread to-many aggregates per parent row", "labels", "select=id,...releases(title,id.sum(),count())", false},
 }
 
 func TestAggregateGolden(t *testing.T) {
