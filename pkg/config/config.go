@@ -13,7 +13,6 @@ import (
 	"net/url"
 	"time"
 
-
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
