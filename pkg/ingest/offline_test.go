@@ -117,7 +117,7 @@ func TestMarkExistingDemoCatalogueSparesSubmittedLabels(t *testing.T) {
 func offlineBundle(t *testing.T) *testBundle {
 	t.Helper()
 	b := &testBundle{db: pgtest.New(t), sleeper: fetchtest.NewClock(time.Now())}
-	b.cfg = testConfig(closedPort(t))
+	b.cfg = testConfig(t, closedPort(t))
 	b.user = pgtest.CreateUser(t, b.db.Pool, "submitter@example.com", "correct horse")
 	return b
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -32,13 +33,7 @@ func rows(n int) []map[string]any {
 
 func compressServer(t testing.TB, web fstest.MapFS) (*echo.Echo, *config.Config) {
 	t.Helper()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef",
-			"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js"}[k]
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, map[string]string{"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js"})
 	mod := func(g *echo.Group) {
 		big := func(c *echo.Context) error {
 			c.Response().Header().Set("Content-Range", "0-49/*")
@@ -333,9 +328,7 @@ func BenchmarkAPICompression(b *testing.B) {
 // once past the threshold, and the stream still decodes whole.
 func TestAPICompressedStreamFlushes(t *testing.T) {
 	t.Parallel()
-	cfg, _ := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
-	})
+	cfg := configtest.New(t, nil)
 	chunk := strings.Repeat("line of text\n", 100)
 	var flushedAt int
 	rec := httptest.NewRecorder()
