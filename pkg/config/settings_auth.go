@@ -21,7 +21,7 @@ var authGroup = group{
 			"Password hash cost, 4–31 (GoTrue-compatible `$2a$` hashes)."),
 		boolean("INVITE_REQUIRED", true, func(c *Config) *bool { return &c.InviteRequired },
 			"Sign-up needs an invite code (`data.invite_code`), checked by the database; `false` runs Labelbase as a "+
-				"plain Supabase-compatible backend where anyone may sign up. See [users.md](users.md)."),
+				"plain Supabase-compatible backend where anyone may sign up. See [auth.md](auth.md#the-invite-rule)."),
 		boolean("SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION", false,
 			func(c *Config) *bool { return &c.UpdatePasswordRequireReauth },
 			"A password change in a session older than 24 hours needs the nonce of `GET /auth/v1/reauthenticate`."),
@@ -125,7 +125,7 @@ var rateLimitGroup = group{
 // mfaGroup: TOTP factors.
 var mfaGroup = group{
 	title: "MFA",
-	doc:   "Two-factor authentication (TOTP). See [users.md](users.md).",
+	doc:   "Two-factor authentication (TOTP). See [auth.md](auth.md#two-factor-authentication-totp).",
 	settings: []setting{
 		rateLimit("MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY", 15, time.Minute, func(c *Config) *RateLimit { return &c.RateLimitMFA },
 			"MFA challenges, and separately MFA verifications, per client IP per minute (GoTrue's name and default; "+
