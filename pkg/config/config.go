@@ -232,7 +232,8 @@ func Load(getenv Getenv) (*Config, error) {
 
 // splitJoined unpacks an errors.Join into its errors.
 func splitJoined(err error) []error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
+	var j interface{ Unwrap() []error }
+	if errors.As(err, &j) {
 		return j.Unwrap()
 	}
 	return []error{err}

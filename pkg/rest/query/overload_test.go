@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -96,8 +97,8 @@ func TestResolveFunc(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ResolveFunc(c, "public", tc.fn, tc.in)
 			if tc.code != "" {
-				e, ok := err.(*apierr.Error)
-				if !ok || e.Code != tc.code {
+				var e *apierr.Error
+				if !errors.As(err, &e) || e.Code != tc.code {
 					t.Fatalf("err = %v, want %s", err, tc.code)
 				}
 				wantStatus := http.StatusNotFound
