@@ -5,6 +5,13 @@
 // ANON_KEY, SERVICE_ROLE_KEY, SITE_URL), so a deployment's environment reads
 // the same on both. Every secret may also be given as NAME_FILE, a path whose
 // contents are the value, for container secret mounts.
+//
+// Each setting is declared once, in its group (settings_*.go): name,
+// default, meaning, parser. The declarations drive Load, the generated
+// docs/configuration.md and PostgREST's in-database overrides
+// (Config.WithDatabaseSettings). How to add a setting or a group: the doc
+// comment of groups in table.go. Tests build their configuration with
+// configtest.New.
 package config
 
 import (
