@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
@@ -143,8 +144,8 @@ func TestReadErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error")
 			}
-			e, ok := err.(*apierr.Error)
-			if !ok {
+			var e *apierr.Error
+			if !errors.As(err, &e) {
 				t.Fatalf("not an apierr: %T %v", err, err)
 			}
 			if e.Status != c.status || e.Code != c.code {
@@ -193,7 +194,7 @@ func TestWriteGolden(t *testing.T) {
 	add("delete with count", st, err)
 	checkGolden(t, "write.golden", sb.String())
 	_, err = NewBuilder(c).Insert(labels, parse(""), []InsertGroup{{Columns: []string{"nope"}, Body: "[]"}}, "", MutateOpts{Return: "minimal"})
-	if e, ok := err.(*apierr.Error); !ok || e.Code != "PGRST204" || e.Status != http.StatusBadRequest {
+	if e := (*apierr.Error)(nil); !errors.As(err, &e) || e.Code != "PGRST204" || e.Status != http.StatusBadRequest {
 		t.Errorf("unknown insert column: %v", err)
 	}
 }
@@ -253,7 +254,7 @@ func TestAggregateGolden(t *testing.T) {
 	// A bad aggregate name is a parse error, whatever the setting.
 	if _, err := Parse([]Pair{{Key: "select", Value: "id.median()"}}, nil); err == nil {
 		t.Error("id.median() must not parse")
-	} else if e, ok := err.(*apierr.Error); !ok || e.Code != "PGRST100" {
+	} else if e := (*apierr.Error)(nil); !errors.As(err, &e) || e.Code != "PGRST100" {
 		t.Errorf("id.median(): %v", err)
 	}
 }
