@@ -23,6 +23,8 @@ import (
 
 // Config is every setting of the labelbase binary.
 type Config struct {
+	// Realtime is /realtime/v1's group (realtime.go).
+	Realtime Realtime
 	// DatabaseURL is an owner or superuser connection: migrations, the auth
 	// store and the ingest worker use it.
 	DatabaseURL string
@@ -286,6 +288,7 @@ func Load(getenv Getenv) (*Config, error) {
 		LogFormat:                   p.str("LOG_FORMAT", "text"),
 	}
 	c.validate(&p)
+	c.Realtime = loadRealtime(&p)
 	if raw := p.secret("JWT_KEYS", ""); raw != "" && len(c.JWTSecret) >= 32 {
 		keys, err := token.ParseJWTKeys(raw, c.JWTSecret)
 		if err != nil {
