@@ -80,6 +80,16 @@ func startGW(t *testing.T, db *pgtest.DB, env map[string]string, changes ChangeS
 	return g
 }
 
+// signClaims signs claims with the test secret.
+func signClaims(t *testing.T, claims map[string]any) string {
+	t.Helper()
+	tok, err := token.Sign(testSecret, jwt.MapClaims(claims))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
 // userToken signs a user JWT with the test secret.
 func userToken(t *testing.T, sub, role string, exp time.Duration) string {
 	t.Helper()
