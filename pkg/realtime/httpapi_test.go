@@ -71,9 +71,16 @@ func TestHTTPBroadcast(t *testing.T) {
 	if resp.StatusCode != 401 {
 		t.Errorf("no apikey: %d", resp.StatusCode)
 	}
+}
 
-	// The batch route: 202; a private message the caller may not send is
-	// skipped, not refused.
+// TestHTTPBroadcastBatch: the batch route answers 202; a private message
+// the caller may not send is skipped, not refused.
+func TestHTTPBroadcastBatch(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	g := startGW(t, db, nil, nil, true)
+	v1 := dial(t, g, VSN1)
+	v1.join("realtime:news", cfg(nil, nil))
 	batch := func(body string) int {
 		req, _ := http.NewRequest("POST", g.srv.URL+"/realtime/v1/api/broadcast", strings.NewReader(body))
 		req.Header.Set("apikey", g.cfg.AnonKey)
@@ -89,6 +96,7 @@ func TestHTTPBroadcast(t *testing.T) {
 		t.Fatalf("batch: %d", st)
 	}
 	v1.expect("batch message", 5*time.Second, isBroadcast("b1"))
+	v1.quiet("the private message anon may not send", 300*time.Millisecond, isBroadcast("secret"))
 	for body, want := range map[string]int{`{"messages":[]}`: 422, `{"messages":[{"topic":"","event":"e","payload":{}}]}`: 422,
 		`{"messages":[{"topic":"t","event":"e","payload":3}]}`: 422, `[`: 400} {
 		if st := batch(body); st != want {
