@@ -37,7 +37,7 @@ func TestRealtimeLoad(t *testing.T) {
 			if err != nil {
 				t.Fatalf("socket %d: %v", len(socks), err)
 			}
-			join, _ := json.Marshal([]any{"1", "1", "realtime:bench", "phx_join", map[string]any{"config": map[string]any{}}})
+			join, _ := json.Marshal([]any{"1", "1", "realtime:idle", "phx_join", map[string]any{"config": map[string]any{}}})
 			if err := ws.Write(ctx, websocket.MessageText, join); err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +62,17 @@ func TestRealtimeLoad(t *testing.T) {
 		took.Round(time.Millisecond), float64(after-before)/1000/1024, float64(gAfter-gBefore)/1000, g.s.Connections())
 
 	for _, n := range []int{1, 100, 1000} {
-		lat := measure(t, db, socks[:n], 30)
+		topic := fmt.Sprintf("bench-%d", n)
+		for _, ws := range socks[:n] {
+			join, _ := json.Marshal([]any{"2", "2", "realtime:" + topic, "phx_join", map[string]any{"config": map[string]any{}}})
+			if err := ws.Write(ctx, websocket.MessageText, join); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := ws.Read(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		lat := measure(t, db, socks[:n], topic, 30)
 		fmt.Printf("realtime.send commit→delivery, %4d subscribers: p50 %s, p95 %s (%d deliveries)\n",
 			n, pct(lat, 50), pct(lat, 95), len(lat))
 	}
@@ -73,7 +83,7 @@ func TestRealtimeLoad(t *testing.T) {
 
 // measure sends rounds messages with realtime.send, one transaction each,
 // and returns each delivery's time from COMMIT returning to the frame read.
-func measure(t *testing.T, db *pgtest.DB, socks []*websocket.Conn, rounds int) []time.Duration {
+func measure(t *testing.T, db *pgtest.DB, socks []*websocket.Conn, topic string, rounds int) []time.Duration {
 	ctx := context.Background()
 	var mu sync.Mutex
 	sent := map[int]time.Time{}
@@ -92,7 +102,7 @@ func measure(t *testing.T, db *pgtest.DB, socks []*websocket.Conn, rounds int) [
 				}
 				now := time.Now()
 				var m []json.RawMessage
-				if json.Unmarshal(data, &m) != nil || len(m) != 5 || string(m[3]) != `"broadcast"` {
+				if json.Unmarshal(data, &m) != nil || len(m) != 5 || string(m[3]) != `"broadcast"` || string(m[2]) != `"realtime:`+topic+`"` {
 					continue
 				}
 				var p struct {
@@ -111,7 +121,7 @@ func measure(t *testing.T, db *pgtest.DB, socks []*websocket.Conn, rounds int) [
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tx.Exec(ctx, `SELECT realtime.send(jsonb_build_object('seq', $1::int), 'tick', 'bench', false)`, i); err != nil {
+		if _, err := tx.Exec(ctx, `SELECT realtime.send(jsonb_build_object('seq', $1::int), 'tick', $2, false)`, i, topic); err != nil {
 			t.Fatal(err)
 		}
 		mu.Lock()

@@ -71,10 +71,12 @@ type Service struct {
 	presence  *presenceStore
 	conns     atomic.Int64
 
-	wg       sync.WaitGroup
-	stopBus  func()
-	closing  chan struct{}
-	closeOne sync.Once
+	wg      sync.WaitGroup
+	stopBus func()
+	// closed ends when Close is called; each socket closes itself on it
+	// (context.AfterFunc: no goroutine per socket waits for it).
+	closed   context.Context
+	shutdown context.CancelFunc
 }
 
 // New builds the service; Run starts its background work.
@@ -91,8 +93,8 @@ func New(d Deps) *Service {
 		gatewayID: newUUID(),
 		hub:       newHub(),
 		authz:     newAuthzCache(),
-		closing:   make(chan struct{}),
 	}
+	s.closed, s.shutdown = context.WithCancel(context.Background())
 	s.presence = &presenceStore{s: s}
 	s.stopBus = s.bus.Subscribe(busChannel, s.onBus)
 	return s
@@ -115,10 +117,10 @@ func (s *Service) Run(ctx context.Context) {
 // Close disconnects every socket (their presences leave) and stops
 // listening to the bus.
 func (s *Service) Close() {
-	s.closeOne.Do(func() {
-		close(s.closing)
+	if s.closed.Err() == nil {
+		s.shutdown()
 		s.stopBus()
-	})
+	}
 	s.wg.Wait()
 }
 

@@ -48,10 +48,8 @@ func (s *Service) serveSocket(c *echo.Context) error {
 		return apierr.New(http.StatusTooManyRequests, "too_many_connections", "ConnectionRateLimitReached: Too many connected users")
 	}
 	defer s.conns.Add(-1)
-	select {
-	case <-s.closing:
+	if s.closed.Err() != nil {
 		return apierr.New(http.StatusServiceUnavailable, "shutting_down", "RealtimeRestarting: Realtime is restarting, please standby")
-	default:
 	}
 	// The HTTP server's read and write timeouts were set on the connection
 	// for the request; a socket lives for hours, so lift them before the
@@ -78,17 +76,19 @@ func (s *Service) serveSocket(c *echo.Context) error {
 	defer s.wg.Done()
 	ctx, cancel := context.WithCancel(context.WithoutCancel(c.Request().Context()))
 	defer cancel()
+	stop := context.AfterFunc(s.closed, func() { cn.close(websocket.StatusGoingAway, "server shutting down") })
+	defer stop()
+	written := make(chan struct{})
 	go func() {
-		select {
-		case <-s.closing:
-			cn.close(websocket.StatusGoingAway, "server shutting down")
-		case <-cn.done:
-		}
+		defer close(written)
+		cn.writeLoop()
 	}()
-	go cn.writeLoop(ctx)
 	cn.readLoop(ctx)
 	cn.close(websocket.StatusNormalClosure, "")
 	cn.leaveAll(ctx)
+	// A write cut short by a cancelled context would drop the connection
+	// under the close handshake; let the writer finish its frame.
+	<-written
 	return nil
 }
 
@@ -127,7 +127,7 @@ func (c *conn) push(m Message) {
 	}
 }
 
-func (c *conn) writeLoop(ctx context.Context) {
+func (c *conn) writeLoop() {
 	for {
 		select {
 		case <-c.done:
@@ -137,7 +137,7 @@ func (c *conn) writeLoop(ctx context.Context) {
 			if f.Binary {
 				typ = websocket.MessageBinary
 			}
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			err := c.ws.Write(wctx, typ, f.Data)
 			cancel()
 			if err != nil {

@@ -190,3 +190,38 @@ func expectClose(t *testing.T, c *client, topic, joinRef, message string) {
 		t.Fatalf("phx_close join_ref %v, want %s", deref(cl.JoinRef), joinRef)
 	}
 }
+
+// TestSocketLimits: a socket that stays silent past the idle timeout is
+// closed, and so is one that sends more messages a second than allowed.
+func TestSocketLimits(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	g := startGW(t, db, map[string]string{"REALTIME_IDLE_TIMEOUT": "1s", "REALTIME_MAX_EVENTS_PER_SECOND": "5",
+		"REALTIME_MAX_JOINS_PER_SECOND": "2"}, nil, true)
+	idle := dial(t, g, VSN2)
+	select {
+	case <-idle.err:
+	case <-time.After(5 * time.Second):
+		t.Fatal("an idle socket was not closed")
+	}
+	busy := dial(t, g, VSN2)
+	busy.join("realtime:a", cfg(nil, nil))
+	busy.join("realtime:b", cfg(nil, nil))
+	if got := busy.joinErr("realtime:c", cfg(nil, nil)); got != "ClientJoinRateLimitReached: Too many joins per second" {
+		t.Fatalf("third join in a second: %q", got)
+	}
+	beat, _ := json.Marshal([]any{nil, "1", "phoenix", "heartbeat", map[string]any{}})
+	for i := 0; i < 10; i++ {
+		if busy.ws.Write(t.Context(), websocket.MessageText, beat) != nil {
+			break
+		}
+	}
+	select {
+	case err := <-busy.err:
+		if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+			t.Fatalf("flooding socket ended with %v, want 1008", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("a flooding socket was not closed")
+	}
+}
