@@ -125,8 +125,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		REST:   restAPI.Register,
 		// Realtime is nil when off.
 		Realtime: rtModule,
-		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
-		Web:    web,
+		Routes:   withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
+		Web:      web,
 
 		AccessLog:  accessLog,
 		RequestLog: requestLog,

@@ -236,4 +236,3 @@ func (c *conn) leaveAll(ctx context.Context) {
 		c.remove(ctx, ch)
 	}
 }
-
