@@ -159,10 +159,24 @@ func TestDatabaseBroadcast(t *testing.T) {
 	c.quiet("rolled back or private on the public channel", 300*time.Millisecond, func(g got) bool {
 		return isBroadcast("rolled-back")(g) || isBroadcast("large")(g)
 	})
+}
 
+// TestBroadcastChanges: realtime.broadcast_changes from a SECURITY DEFINER
+// row trigger, as Supabase's docs write it, also when the writer is a
+// client's role; the client roles cannot call realtime.send themselves.
+func TestBroadcastChanges(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	g := startGW(t, db, nil, nil, true)
+	ctx := context.Background()
+	pc := dial(t, g, VSN1)
+	if _, err := db.Pool.Exec(ctx, `CREATE POLICY "read db" ON realtime.messages FOR SELECT TO anon USING (realtime.topic() = 'db')`); err != nil {
+		t.Fatal(err)
+	}
+	pc.join("realtime:db", map[string]any{"config": map[string]any{"private": true}})
 	if _, err := db.Pool.Exec(ctx, `
 CREATE TABLE public.notes (id int PRIMARY KEY, body text);
-CREATE FUNCTION public.notes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION public.notes_changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
 BEGIN
   PERFORM realtime.broadcast_changes('db', TG_OP, TG_OP, TG_TABLE_NAME, TG_TABLE_SCHEMA, NEW, OLD);
   RETURN NULL;
@@ -183,4 +197,27 @@ UPDATE public.notes SET body = 'bye' WHERE id = 1;`); err != nil {
 	if _, err := db.Pool.Exec(ctx, `SELECT realtime.send('{}', NULL, 'db')`); err == nil {
 		t.Fatal("realtime.send without an event succeeded")
 	}
+	// A client's role cannot send past the INSERT policies; a SECURITY
+	// DEFINER trigger, as above, can.
+	for _, role := range []string{"anon", "authenticated"} {
+		tx, _ := db.Pool.Begin(ctx)
+		_, err := tx.Exec(ctx, "SET LOCAL ROLE "+role+"; SELECT realtime.send('{}', 'e', 'db', false)")
+		_ = tx.Rollback(ctx)
+		if err == nil || !strings.Contains(err.Error(), "permission denied") {
+			t.Errorf("realtime.send as %s: %v", role, err)
+		}
+	}
+	if _, err := db.Pool.Exec(ctx, "GRANT INSERT, UPDATE ON public.notes TO authenticated"); err != nil {
+		t.Fatal(err)
+	}
+	tx, _ := db.Pool.Begin(ctx)
+	if _, err := tx.Exec(ctx, "SET LOCAL ROLE authenticated; INSERT INTO public.notes VALUES (2, 'as a member')"); err != nil {
+		t.Fatalf("trigger as authenticated: %v", err)
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	pc.expect("INSERT by authenticated through the definer trigger", 5*time.Second, func(g got) bool {
+		return isBroadcast("INSERT")(g) && strings.Contains(string(g.Payload), "as a member")
+	})
 }

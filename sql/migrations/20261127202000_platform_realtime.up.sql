@@ -66,11 +66,13 @@ REVOKE ALL ON realtime.bus_payloads, realtime.gateways, realtime.presences FROM 
 
 -- realtime.send broadcasts payload as event on topic once the calling
 -- transaction commits (NOTIFY semantics: after commit, in commit order,
--- to the gateways listening then). It is SECURITY DEFINER so triggers
--- running as anon or authenticated may call it without rights on the
--- internal table; who may *receive* a private message is still decided by
--- the policies on realtime.messages. The envelope is the gateways' bus
--- format (pkg/realtime/envelope.go).
+-- to the gateways listening then). The envelope is the gateways' bus
+-- format (pkg/realtime/hub.go). Sending skips the INSERT policies, so only
+-- the owner and service_role may call it, and code running as a client's
+-- role reaches it through a SECURITY DEFINER function, as Supabase's docs
+-- write the trigger that calls realtime.broadcast_changes. (It is SECURITY
+-- DEFINER itself only to write the internal realtime.bus_payloads.) Who
+-- may *receive* a private message is decided by the SELECT policies.
 CREATE FUNCTION realtime.send(payload jsonb, event text, topic text, private boolean DEFAULT true) RETURNS void
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, pg_temp
@@ -113,10 +115,10 @@ END
 $$;
 
 REVOKE ALL ON FUNCTION realtime.send(jsonb, text, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION realtime.broadcast_changes(text, text, text, text, text, record, record, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION realtime.topic() TO anon, authenticated, service_role;
-GRANT EXECUTE ON FUNCTION realtime.send(jsonb, text, text, boolean) TO anon, authenticated, service_role;
-GRANT EXECUTE ON FUNCTION realtime.broadcast_changes(text, text, text, text, text, record, record, text)
-  TO anon, authenticated, service_role;
+GRANT EXECUTE ON FUNCTION realtime.send(jsonb, text, text, boolean) TO service_role;
+GRANT EXECUTE ON FUNCTION realtime.broadcast_changes(text, text, text, text, text, record, record, text) TO service_role;
 
 -- The publication postgres_changes reads, empty as on a new Supabase
 -- project: `ALTER PUBLICATION supabase_realtime ADD TABLE …` opts a table in.
