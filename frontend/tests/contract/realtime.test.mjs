@@ -83,7 +83,7 @@ for (const vsn of ['1.0.0', '2.0.0']) {
       }
     })
 
-    test('presence: a tracked client appears in the other client\'s state and leaves on untrack', async () => {
+    test("presence: a tracked client appears in the other client's state and leaves on untrack", async () => {
       const topic = `contract-presence-${randomUUID()}`
       const a = rtClient(vsn)
       const b = rtClient(vsn)
@@ -110,7 +110,9 @@ for (const vsn of ['1.0.0', '2.0.0']) {
       const topic = `contract-private-${randomUUID()}`
       const { client: user } = await signUpNewUser({ client: rtClient(vsn) })
       const got = waiter()
-      const ch = user.channel(topic, { config: { private: true, broadcast: { self: true, ack: true } } }).on('broadcast', { event: 'secret' }, (m) => got.push(m))
+      const ch = user
+        .channel(topic, { config: { private: true, broadcast: { self: true, ack: true } } })
+        .on('broadcast', { event: 'secret' }, (m) => got.push(m))
       assert.equal((await subscribe(ch)).status, 'SUBSCRIBED')
       assert.equal(await ch.send({ type: 'broadcast', event: 'secret', payload: { ok: true } }), 'ok')
       assert.deepEqual((await got.next(undefined, 'private broadcast')).payload, { ok: true })
