@@ -53,15 +53,18 @@ func loadRealtime(p *parser) Realtime {
 		PresenceHeartbeat:        p.duration("REALTIME_PRESENCE_HEARTBEAT", time.Second),
 		PresenceTimeout:          p.duration("REALTIME_PRESENCE_TIMEOUT", 5*time.Second),
 	}
-	for name, v := range map[string]int{
-		"REALTIME_MAX_CONNECTIONS":             r.MaxConnections,
-		"REALTIME_MAX_CHANNELS_PER_CONNECTION": r.MaxChannelsPerConnection,
-		"REALTIME_MAX_JOINS_PER_SECOND":        r.MaxJoinsPerSecond,
-		"REALTIME_MAX_EVENTS_PER_SECOND":       r.MaxEventsPerSecond,
-		"REALTIME_SEND_QUEUE":                  r.SendQueue,
+	for _, n := range []struct {
+		name string
+		v    int
+	}{
+		{"REALTIME_MAX_CONNECTIONS", r.MaxConnections},
+		{"REALTIME_MAX_CHANNELS_PER_CONNECTION", r.MaxChannelsPerConnection},
+		{"REALTIME_MAX_JOINS_PER_SECOND", r.MaxJoinsPerSecond},
+		{"REALTIME_MAX_EVENTS_PER_SECOND", r.MaxEventsPerSecond},
+		{"REALTIME_SEND_QUEUE", r.SendQueue},
 	} {
-		if v < 1 {
-			p.fail("%s must be at least 1, got %d", name, v)
+		if n.v < 1 {
+			p.fail("%s must be at least 1, got %d", n.name, n.v)
 		}
 	}
 	if r.MaxMessageBytes < 1024 {

@@ -174,6 +174,17 @@ func TestBroadcastChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	pc.join("realtime:db", map[string]any{"config": map[string]any{"private": true}})
+	// migrate up leaves the publication empty, as on a new Supabase
+	// project; realtime.topic() is NULL outside an authorisation.
+	var pubs, tables int
+	var topic *string
+	if err := db.Pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM pg_publication WHERE pubname = 'supabase_realtime'),
+ (SELECT count(*) FROM pg_publication_tables WHERE pubname = 'supabase_realtime'), realtime.topic()`).Scan(&pubs, &tables, &topic); err != nil {
+		t.Fatal(err)
+	}
+	if pubs != 1 || tables != 0 || topic != nil {
+		t.Fatalf("publication %d with %d tables, topic %v", pubs, tables, topic)
+	}
 	if _, err := db.Pool.Exec(ctx, `
 CREATE TABLE public.notes (id int PRIMARY KEY, body text);
 CREATE FUNCTION public.notes_changed() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
