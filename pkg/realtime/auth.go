@@ -87,6 +87,11 @@ type authzEntry struct {
 	until time.Time
 }
 
+// dbTimeout bounds each database step of a join or a presence change, so
+// an exhausted pool or a stalled server fails the step instead of
+// freezing the socket's reader.
+const dbTimeout = 5 * time.Second
+
 // maxAuthzEntries bounds the cache; past it, it starts over.
 const maxAuthzEntries = 50000
 
@@ -106,9 +111,15 @@ func (s *Service) authorize(ctx context.Context, topic string, who *caller) (pol
 	if ok && now.Before(e.until) {
 		return e.pol, ""
 	}
-	pol, err := s.probe(ctx, topic, who)
+	pctx, cancel := context.WithTimeout(ctx, dbTimeout)
+	pol, err := s.probe(pctx, topic, who)
+	cancel()
 	if err != nil {
 		s.log.WarnContext(ctx, "realtime: authorising a private channel failed", "topic", topic, "err", err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			// Supabase's answer when its authorisation pool is exhausted.
+			return policies{}, "IncreaseConnectionPool: Please increase your connection pool size"
+		}
 		return policies{}, "UnableToSetPolicies: Realtime was unable to connect to the project database"
 	}
 	until := who.expires

@@ -75,6 +75,8 @@ func (s *Service) prepareChanges(ctx context.Context, ch *channel, raw []json.Ra
 	if s.changes == nil {
 		return nil, "RealtimeDisabledForConfiguration: postgres_changes is not available"
 	}
+	ctx, cancel := context.WithTimeout(ctx, dbTimeout)
+	defer cancel()
 	if err := s.changes.Ready(ctx); err != nil {
 		return nil, "RealtimeDisabledForConfiguration: postgres_changes is not available: " + err.Error()
 	}

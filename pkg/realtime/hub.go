@@ -77,6 +77,8 @@ func (s *Service) publish(ctx context.Context, env envelope) error {
 	if err != nil {
 		return err
 	}
+	ctx, cancel := context.WithTimeout(ctx, dbTimeout)
+	defer cancel()
 	return s.bus.Publish(ctx, busChannel, b)
 }
 

@@ -78,6 +78,8 @@ func diffPayload(joins, leaves *tracked) json.RawMessage {
 
 func (ps *presenceStore) track(ctx context.Context, ch *channel, meta json.RawMessage) error {
 	s := ps.s
+	ctx, cancel := context.WithTimeout(ctx, dbTimeout)
+	defer cancel()
 	_, err := s.pool.Exec(ctx, `INSERT INTO realtime.presences (gateway_id, channel_id, topic, private, key, meta)
 VALUES ($1, $2, $3, $4, $5, $6)
 ON CONFLICT (gateway_id, channel_id) DO UPDATE SET key = excluded.key, meta = excluded.meta`,
@@ -103,7 +105,8 @@ func (ps *presenceStore) untrack(ctx context.Context, ch *channel) {
 		return
 	}
 	s := ps.s
-	ctx = context.WithoutCancel(ctx)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), dbTimeout)
+	defer cancel()
 	if _, err := s.pool.Exec(ctx, "DELETE FROM realtime.presences WHERE gateway_id = $1 AND channel_id = $2", s.gatewayID, ch.id); err != nil {
 		s.log.WarnContext(ctx, "realtime: presence untrack failed; the sweep will remove it", "err", err)
 	}
@@ -125,6 +128,8 @@ func (ps *presenceStore) sendState(ctx context.Context, ch *channel) {
 			return
 		}
 	}
+	ctx, cancel := context.WithTimeout(ctx, dbTimeout)
+	defer cancel()
 	rows, err := s.pool.Query(ctx, "SELECT key, meta FROM realtime.presences WHERE topic = $1 AND private = $2", ch.sub, ch.private)
 	state := map[string]map[string][]json.RawMessage{}
 	if err == nil {
