@@ -190,7 +190,6 @@ func (c *client) write(f Frame) {
 type got struct {
 	Message
 	binary bool
-	meta   string
 }
 
 func (c *client) read(timeout time.Duration) (got, error) {
