@@ -71,6 +71,7 @@ func runNodeSuite(t *testing.T, script string) {
 		"MAIL_DEV_INBOX":        "true",
 		"RATE_LIMIT_EMAIL_SENT": "100000",
 		"SMTP_MAX_FREQUENCY":    "0",
+		"STORAGE_FILE_PATH":     t.TempDir(),
 	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/labelbase/labelbase/pkg/metrics"
 	"github.com/labelbase/labelbase/pkg/rest"
 	"github.com/labelbase/labelbase/pkg/server"
+	"github.com/labelbase/labelbase/pkg/storage"
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -30,6 +31,8 @@ type App struct {
 	Pools   *db.Pools
 	Handler http.Handler
 	REST    *rest.API
+	// Storage is /storage/v1.
+	Storage *storage.API
 	// WebBuilt reports whether the real web app (not the fallback page) is
 	// embedded.
 	WebBuilt bool
@@ -95,6 +98,11 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)
 	}
+	storageAPI, err := newStorage(ctx, cfg, pools, verifier, log)
+	if err != nil {
+		pools.Close()
+		return nil, err
+	}
 	web, built := frontend.Files()
 	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
 	var requestLog server.RequestLog
@@ -102,12 +110,13 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		requestLog = server.RequestLog{Level: slog.LevelDebug, Slow: server.DefaultSlowRequest, Traffic: server.NewTraffic()}
 	}
 	h := server.New(server.Deps{
-		Config: cfg,
-		Log:    log,
-		Auth:   authAPI.Register,
-		REST:   restAPI.Register,
-		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
-		Web:    web,
+		Config:  cfg,
+		Log:     log,
+		Auth:    authAPI.Register,
+		REST:    restAPI.Register,
+		Storage: storageAPI.Register,
+		Routes:  withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
+		Web:     web,
 
 		AccessLog:  accessLog,
 		RequestLog: requestLog,
@@ -122,7 +131,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
-	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
+	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, Storage: storageAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
 		keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic}, nil
 }
 
@@ -174,6 +183,11 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 		defer a.wg.Done()
 		a.auth.SweepRateLimits(ctx, 10*time.Minute)
 	}()
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		a.Storage.RunSweeps(ctx, time.Hour)
+	}()
 	if crawl && !a.Config.CrawlDisabled {
 		a.startCrawler(ctx)
 	}
@@ -198,6 +212,7 @@ func (a *App) Close() {
 	// Recovery mails go out after their response; let them finish (each
 	// is bounded by its send timeout) before the process goes.
 	a.auth.WaitMail()
+	a.Storage.Wait()
 	a.Pools.Close()
 	a.accessLog.Close()
 }

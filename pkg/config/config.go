@@ -196,6 +196,9 @@ type Config struct {
 
 	LogLevel  string
 	LogFormat string
+
+	// Storage is /storage/v1's group (storage.go).
+	Storage Storage
 }
 
 // RateLimit allows Burst requests at once, refilled at Count per Per.
@@ -286,6 +289,7 @@ func Load(getenv Getenv) (*Config, error) {
 		LogFormat:                   p.str("LOG_FORMAT", "text"),
 	}
 	c.validate(&p)
+	c.Storage = loadStorage(&p, c.JWTSecret)
 	if raw := p.secret("JWT_KEYS", ""); raw != "" && len(c.JWTSecret) >= 32 {
 		keys, err := token.ParseJWTKeys(raw, c.JWTSecret)
 		if err != nil {

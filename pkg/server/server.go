@@ -34,6 +34,11 @@ type Deps struct {
 	// Auth and REST register /auth/v1 and /rest/v1; nil leaves them out.
 	Auth Module
 	REST Module
+	// Storage registers /storage/v1 without the apikey check: upstream's
+	// gateway lets storage through without one (the caller is whoever
+	// Authorization names), and public and signed URLs must work from a
+	// bare <img src>. Nil leaves it out.
+	Storage Module
 	// Routes adds app-specific routes (e.g. demo covers) before the web
 	// app's catch-all.
 	Routes func(e *echo.Echo)
@@ -70,6 +75,9 @@ func New(d Deps) *echo.Echo {
 	}
 	if d.REST != nil {
 		d.REST(e.Group("/rest/v1", gz, keys))
+	}
+	if d.Storage != nil {
+		d.Storage(e.Group("/storage/v1"))
 	}
 	if d.Routes != nil {
 		d.Routes(e)
