@@ -84,6 +84,9 @@ func runNodeSuite(t *testing.T, script string) {
 		if err := createMFAProbe(ctx, db.Pool); err != nil {
 			t.Fatal(err)
 		}
+		if err := createStorageFixtures(ctx, db.Pool); err != nil {
+			t.Fatal(err)
+		}
 	}
 	code, err := invite.Create(ctx, db.Pool, invite.Options{MaxUses: 100000, Note: "acceptance"})
 	if err != nil {
