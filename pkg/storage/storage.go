@@ -97,28 +97,8 @@ func (a *API) Register(g *echo.Group) {
 	g.POST("/bucket/:id/empty", a.emptyBucket)
 	g.DELETE("/bucket/:id", a.deleteBucket)
 
-	g.POST("/object/list/:bucket", a.list)
-	g.POST("/object/list-v2/:bucket", a.listV2)
-	g.POST("/object/move", a.move)
-	g.POST("/object/copy", a.copy)
-	g.DELETE("/object/:bucket", a.remove)
-
-	g.POST("/object/:bucket/*", a.upload)
-	g.PUT("/object/:bucket/*", a.update)
-	for _, m := range []string{"GET", "HEAD"} {
-		g.Add(m, "/object/:bucket/*", a.download(readAuthenticated))
-		g.Add(m, "/object/authenticated/:bucket/*", a.download(readAuthenticated))
-		g.Add(m, "/object/public/:bucket/*", a.download(readPublic))
-		g.Add(m, "/object/sign/:bucket/*", a.download(readSigned))
-	}
-	g.GET("/object/info/:bucket/*", a.info(readAuthenticated))
-	g.GET("/object/info/authenticated/:bucket/*", a.info(readAuthenticated))
-	g.GET("/object/info/public/:bucket/*", a.info(readPublic))
-
-	g.POST("/object/sign/:bucket/*", a.sign)
-	g.POST("/object/sign/:bucket", a.signMany)
-	g.POST("/object/upload/sign/:bucket/*", a.signUpload)
-	g.PUT("/object/upload/sign/:bucket/*", a.uploadSigned)
+	// Everything under /object/ goes through one dispatcher (router.go).
+	g.Any("/object/*", a.objectRoute)
 
 	g.GET("/render/image/authenticated/:bucket/*", a.renderImage(readAuthenticated))
 	g.GET("/render/image/public/:bucket/*", a.renderImage(readPublic))
@@ -130,9 +110,20 @@ func (a *API) Register(g *echo.Group) {
 // Wait blocks until deferred blob deletions have finished.
 func (a *API) Wait() { a.wg.Wait() }
 
-// param reads a path parameter decoded: echo hands it over escaped when
-// the request path had escapes (URL.RawPath set), decoded otherwise.
+// param reads a path parameter decoded: the bucket or key the /object
+// dispatcher resolved, or echo's, which comes escaped when the request
+// path had escapes (URL.RawPath set) and decoded otherwise.
 func param(c *echo.Context, name string) string {
+	switch name {
+	case "bucket":
+		if v, ok := c.Get(ctxBucket).(string); ok {
+			return v
+		}
+	case "*":
+		if v, ok := c.Get(ctxKey).(string); ok {
+			return v
+		}
+	}
 	v := c.Param(name)
 	if c.Request().URL.RawPath != "" {
 		if u, err := url.PathUnescape(v); err == nil {
