@@ -98,7 +98,7 @@ func (a *API) emptyBucket(c *echo.Context) error {
 	if err != nil {
 		return pgErr("DELETE", err)
 	}
-	a.deleteBlobs(id, versions...)
+	a.deleteBlobs(versions...)
 	return c.JSON(http.StatusOK, map[string]string{"message": "Empty bucket has been queued. Completion may take up to an hour."})
 }
 
@@ -137,7 +137,7 @@ func (a *API) deleteBucket(c *echo.Context) error {
 // deleteBlobs removes replaced or deleted versions after their rows are
 // gone. A failure only leaves a blob no row names, which the sweep
 // removes later, so it is logged, not reported.
-func (a *API) deleteBlobs(bucket string, versions ...string) {
+func (a *API) deleteBlobs(versions ...string) {
 	var vs []string
 	for _, v := range versions {
 		if v != "" {
@@ -147,7 +147,7 @@ func (a *API) deleteBlobs(bucket string, versions ...string) {
 	if len(vs) == 0 {
 		return
 	}
-	if err := a.be.Delete(context.Background(), bucket, vs...); err != nil {
-		a.log.Warn("storage: deleting replaced blobs; the sweep will retry", "bucket", bucket, "err", err)
+	if err := a.be.Delete(context.Background(), vs...); err != nil {
+		a.log.Warn("storage: deleting replaced blobs; the sweep will retry", "err", err)
 	}
 }

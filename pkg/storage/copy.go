@@ -50,7 +50,7 @@ func (a *API) copy(c *echo.Context) error {
 		upsert: c.Request().Header.Get("X-Upsert") == "true", op: "storage.object.copy"}
 	meta, _ := json.Marshal(src.Meta)
 	row := objectRow{id: newUUID(), version: newUUID(), metadata: meta, userMeta: userMeta}
-	if err := a.be.Copy(ctx, src.Bucket, src.Version, w.bucket, row.version); err != nil {
+	if err := a.be.Copy(ctx, src.Version, row.version); err != nil {
 		return pgErr("copy", err)
 	}
 	var res rowResult
@@ -59,10 +59,10 @@ func (a *API) copy(c *echo.Context) error {
 		return err
 	})
 	if err != nil {
-		_ = a.be.Delete(context.Background(), w.bucket, row.version)
+		_ = a.be.Delete(context.Background(), row.version)
 		return a.writeErr(err, w)
 	}
-	a.deleteBlobs(w.bucket, res.oldVersion)
+	a.deleteBlobs(res.oldVersion)
 	return c.JSON(http.StatusOK, map[string]any{"Id": res.id, "Key": w.bucket + "/" + w.key, "id": res.id,
 		"bucket_id": w.bucket, "name": w.key, "version": row.version, "metadata": src.Meta,
 		"user_metadata": json.RawMessage(userMeta)})

@@ -42,7 +42,7 @@ func TestInterruptedUploadLeavesNothing(t *testing.T) {
 	if n := e.blobs(); n != 0 {
 		t.Fatalf("%d blobs after an interrupted upload", n)
 	}
-	tmp, _ := os.ReadDir(filepath.Join(e.be.Root(), ".tmp"))
+	tmp, _ := os.ReadDir(filepath.Join(e.fileBE.Root(), ".tmp"))
 	if len(tmp) != 0 {
 		t.Fatalf("%d temporary files left", len(tmp))
 	}
@@ -58,17 +58,17 @@ func TestCrashBetweenFileAndRow(t *testing.T) {
 	ctx := context.Background()
 	e.put(e.service, "public", "kept.txt", "kept", false).wantOK(t)
 
-	st, err := e.be.Stage(ctx, strings.NewReader("orphan"), -1)
+	st, err := e.be.Stage(ctx, strings.NewReader("orphan"), -1, newUUID())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Commit(ctx, "public", newUUID()); err != nil {
+	if err := st.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.be.Stage(ctx, strings.NewReader("half an upload"), -1); err != nil {
+	if _, err := e.be.Stage(ctx, strings.NewReader("half an upload"), -1, newUUID()); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(e.be.Root(), ".tmp", "upload-crashed"), []byte("partial"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(e.fileBE.Root(), ".tmp", "upload-crashed"), []byte("partial"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	if n := e.blobs(); n != 2 {

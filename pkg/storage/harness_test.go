@@ -33,7 +33,8 @@ type env struct {
 	db      *pgtest.DB
 	cfg     *config.Config
 	api     *API
-	be      *backend.File
+	be      backend.Backend
+	fileBE  *backend.File
 	h       http.Handler
 	userA   string
 	userB   string
@@ -82,16 +83,17 @@ func setup(t testing.TB, settings map[string]string, extraSQL ...string) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(pools.Close)
-	be, err := backend.NewFile(cfg.Storage.FilePath)
+	be, err := NewBackend(ctx, cfg.Storage)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fileBE, _ := be.(*backend.File)
 	log := slog.New(slog.DiscardHandler)
 	api, err := New(Deps{Config: cfg, Pool: pools.REST, Verifier: token.NewVerifier(testSecret, "", nil), Backend: be, Log: log})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, db: db, cfg: cfg, api: api, be: be, anon: cfg.AnonKey, service: cfg.ServiceRoleKey}
+	e := &env{t: t, db: db, cfg: cfg, api: api, be: be, fileBE: fileBE, anon: cfg.AnonKey, service: cfg.ServiceRoleKey}
 	e.h = server.New(server.Deps{Config: cfg, Log: log, Storage: api.Register})
 	e.userA = pgtest.CreateUser(t, db.Pool, "a@example.com", "password-a")
 	e.userB = pgtest.CreateUser(t, db.Pool, "b@example.com", "password-b")
@@ -196,7 +198,7 @@ func (e *env) count(sql string, args ...any) int {
 func (e *env) blobs() int {
 	e.t.Helper()
 	n := 0
-	if err := e.be.Walk(context.Background(), time.Now().Add(time.Hour), func(string, string) error { n++; return nil }); err != nil {
+	if err := e.be.Walk(context.Background(), time.Now().Add(time.Hour), func(string) error { n++; return nil }); err != nil {
 		e.t.Fatal(err)
 	}
 	return n

@@ -1,7 +1,6 @@
 package storage
 
 import (
-	"context"
 	"errors"
 	"net/http"
 
@@ -34,7 +33,7 @@ func (b *moveBody) check(utf8Keys bool) error {
 // move renames an object, across buckets too: a SELECT of the source and
 // an UPDATE whose new row must pass the UPDATE policy's WITH CHECK, both
 // as the caller (upstream's rule: SELECT + UPDATE). The bytes stay where
-// they are: blobs are named by version, not by key.
+// they are: blobs are named by version, not by bucket or key.
 func (a *API) move(c *echo.Context) error {
 	who, err := a.authenticate(c)
 	if err != nil {
@@ -51,10 +50,10 @@ func (a *API) move(c *echo.Context) error {
 	if _, err := a.limits(ctx, c, b.DestinationBucket); err != nil {
 		return err
 	}
-	var id, version string
+	var id string
 	err = a.tx(ctx, who, "storage.object.move", false, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT id::text, coalesce(version, '') FROM storage.objects WHERE bucket_id = $1 AND name = $2`,
-			b.BucketID, b.SourceKey).Scan(&id, &version); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT id::text FROM storage.objects WHERE bucket_id = $1 AND name = $2`,
+			b.BucketID, b.SourceKey).Scan(&id); err != nil {
 			return err
 		}
 		tag, err := tx.Exec(ctx, `UPDATE storage.objects SET bucket_id = $3, name = $4, last_accessed_at = now()
@@ -70,26 +69,8 @@ func (a *API) move(c *echo.Context) error {
 	if err != nil {
 		return pgErr("UPDATE", err)
 	}
-	if b.DestinationBucket != b.BucketID {
-		// Blobs live under their bucket; carry this one over. A failure
-		// here would leave the row pointing at a blob in the old bucket,
-		// so move it back rather than answer with a broken object.
-		if err := a.be.Copy(ctx, b.BucketID, version, b.DestinationBucket, version); err != nil {
-			return a.undoMove(ctx, c, b, err)
-		}
-		a.deleteBlobs(b.BucketID, version)
-	}
 	return c.JSON(http.StatusOK, map[string]string{"message": "Successfully moved", "Id": id,
 		"Key": b.DestinationBucket + "/" + b.DestinationKey})
-}
-
-func (a *API) undoMove(ctx context.Context, c *echo.Context, b moveBody, cause error) error {
-	_ = a.tx(ctx, a.serviceCaller(c), "storage.object.move", false, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `UPDATE storage.objects SET bucket_id = $1, name = $2 WHERE bucket_id = $3 AND name = $4`,
-			b.BucketID, b.SourceKey, b.DestinationBucket, b.DestinationKey)
-		return err
-	})
-	return pgErr("move", cause)
 }
 
 // remove deletes up to 1,000 keys with DELETE ... RETURNING (so DELETE
@@ -132,7 +113,7 @@ func (a *API) remove(c *echo.Context) error {
 	if err != nil {
 		return pgErr("DELETE", err)
 	}
-	a.deleteBlobs(bucket, versions...)
+	a.deleteBlobs(versions...)
 	if out == nil {
 		out = []map[string]any{}
 	}

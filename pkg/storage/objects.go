@@ -135,7 +135,7 @@ func (a *API) download(mode readMode) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		blob, err := a.be.Open(c.Request().Context(), o.Bucket, o.Version)
+		blob, err := a.be.Open(c.Request().Context(), o.Version)
 		if errors.Is(err, backend.ErrNotFound) {
 			return errObjectNotFound().WithCause(err)
 		}

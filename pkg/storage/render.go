@@ -133,7 +133,7 @@ func (a *API) renderCached(ctx context.Context, o *object, t imgproc.Transform) 
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-	blob, err := a.be.Open(ctx, o.Bucket, o.Version)
+	blob, err := a.be.Open(ctx, o.Version)
 	if errors.Is(err, backend.ErrNotFound) {
 		return nil, errObjectNotFound().WithCause(err)
 	}

@@ -79,9 +79,13 @@ func New(d Deps) (*API, error) {
 // NewBackend opens the backend the settings name.
 func NewBackend(ctx context.Context, cfg config.Storage) (backend.Backend, error) {
 	if cfg.Backend == "s3" {
-		return backend.NewS3(ctx, backend.S3Options{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region,
+		s3, err := backend.NewS3(ctx, backend.S3Options{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region,
 			Bucket: cfg.S3Bucket, AccessKey: cfg.S3AccessKey, SecretKey: cfg.S3SecretKey,
 			PathStyle: cfg.S3ForcePathStyle})
+		if err != nil {
+			return nil, err
+		}
+		return s3, nil
 	}
 	return backend.NewFile(cfg.FilePath)
 }

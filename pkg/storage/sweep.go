@@ -11,32 +11,26 @@ import (
 
 // SweepAge is how old a temporary upload or an unreferenced blob must be
 // before the sweep removes it: far longer than any upload's commit step,
-// so a blob moved into place whose row is about to commit is never taken.
+// so a blob stored for a row about to commit is never taken.
 const SweepAge = time.Hour
 
-// Sweep removes what a crash can leave behind: temporary uploads, and
-// blobs no storage.objects row names (moved into place by a write whose
-// transaction then failed, or replaced versions whose deletion was cut
-// short). Several gateways may sweep at once; deleting a blob twice is
-// harmless.
+// Sweep removes what a crash can leave behind: unfinished uploads, and
+// blobs no storage.objects row names (stored by a write whose transaction
+// then failed, or replaced versions whose deletion was cut short).
+// Several gateways may sweep at once; deleting a blob twice is harmless.
 func (a *API) Sweep(ctx context.Context) (temps, blobs int, err error) {
 	cutoff := a.now().Add(-SweepAge)
 	if temps, err = a.be.SweepTemp(ctx, cutoff); err != nil {
 		return 0, 0, err
 	}
-	type blob struct{ bucket, version string }
-	var batch []blob
+	var batch []string
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		versions := make([]string, len(batch))
-		for i, b := range batch {
-			versions[i] = b.version
-		}
 		live := map[string]bool{}
 		err := db.AsCaller(ctx, a.pool, db.Caller{Role: "service_role", ReadOnly: true}, func(tx pgx.Tx) error {
-			rows, err := tx.Query(ctx, `SELECT bucket_id || '/' || version FROM storage.objects WHERE version = ANY($1)`, versions)
+			rows, err := tx.Query(ctx, `SELECT version FROM storage.objects WHERE version = ANY($1)`, batch)
 			if err != nil {
 				return err
 			}
@@ -49,18 +43,16 @@ func (a *API) Sweep(ctx context.Context) (temps, blobs int, err error) {
 		if err != nil {
 			return err
 		}
-		for _, b := range batch {
-			if !live[b.bucket+"/"+b.version] {
-				if a.be.Delete(ctx, b.bucket, b.version) == nil {
-					blobs++
-				}
+		for _, v := range batch {
+			if !live[v] && a.be.Delete(ctx, v) == nil {
+				blobs++
 			}
 		}
 		batch = batch[:0]
 		return nil
 	}
-	err = a.be.Walk(ctx, cutoff, func(bucket, version string) error {
-		batch = append(batch, blob{bucket, version})
+	err = a.be.Walk(ctx, cutoff, func(version string) error {
+		batch = append(batch, version)
 		if len(batch) >= 500 {
 			return flush()
 		}
@@ -80,7 +72,7 @@ func (a *API) RunSweeps(ctx context.Context, every time.Duration) {
 		case err != nil && ctx.Err() == nil:
 			a.log.Warn("storage: sweep failed", "err", err)
 		case temps+blobs > 0:
-			a.log.Info("storage: swept what interrupted uploads left", "temporary_files", temps, "blobs", blobs)
+			a.log.Info("storage: swept what interrupted uploads left", "unfinished_uploads", temps, "blobs", blobs)
 		}
 		select {
 		case <-ctx.Done():

@@ -99,7 +99,8 @@ func (a *API) store(c *echo.Context, w write) (string, error) {
 	// Large bodies outlast the server's read timeout; an upload may take
 	// as long as its bytes need.
 	_ = http.NewResponseController(c.Response()).SetReadDeadline(time.Time{})
-	staged, err := a.be.Stage(ctx, body.r, max)
+	version := newUUID()
+	staged, err := a.be.Stage(ctx, body.r, max, version)
 	if errors.Is(err, backend.ErrTooLarge) {
 		return "", errTooLarge()
 	}
@@ -107,7 +108,6 @@ func (a *API) store(c *echo.Context, w write) (string, error) {
 		return "", errInvalid("the upload could not be read").WithCause(err)
 	}
 	defer staged.Discard()
-	version := newUUID()
 	row := w.row(newUUID(), version, staged, body)
 	var res rowResult
 	err = a.tx(ctx, w.who, w.op, false, func(tx pgx.Tx) error {
@@ -117,13 +117,13 @@ func (a *API) store(c *echo.Context, w write) (string, error) {
 		// The bytes go into place before the row commits: a crash here
 		// leaves a blob no row names (swept later), never a row without
 		// its blob.
-		return staged.Commit(ctx, w.bucket, version)
+		return staged.Commit(ctx)
 	})
 	if err != nil {
-		_ = a.be.Delete(context.Background(), w.bucket, version)
+		_ = a.be.Delete(context.Background(), version)
 		return "", a.writeErr(err, w)
 	}
-	a.deleteBlobs(w.bucket, res.oldVersion)
+	a.deleteBlobs(res.oldVersion)
 	return res.id, nil
 }
 

@@ -8,19 +8,15 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 )
 
-// File keeps blobs under a directory: <root>/b-<bucket>/<v[:2]>/<v>, and
-// uploads in progress under <root>/.tmp. Temporary files are renamed into
+// File keeps blobs under a directory: <root>/v/<v[:2]>/<v>, and uploads in
+// progress under <root>/.tmp. A temporary file is fsynced and renamed into
 // place (atomic on one file system), so a reader never sees a partial
-// blob. Names come from the bucket id (escaped, prefixed so "." and ".."
-// stay ordinary names) and the version, a UUID the gateway generated:
-// nothing a client sends becomes a path segment unescaped.
+// blob. Nothing a client sends becomes a path: names are versions.
 type File struct {
 	root string
 }
@@ -38,35 +34,28 @@ func NewFile(root string) (*File, error) {
 // Root is the directory the backend writes to.
 func (f *File) Root() string { return f.root }
 
-func bucketDir(bucket string) string { return "b-" + url.PathEscape(bucket) }
-
-func (f *File) path(bucket, version string) (string, error) {
-	if len(version) < 3 || strings.ContainsAny(version, `/\.`) {
+func (f *File) path(version string) (string, error) {
+	if !validVersion(version) {
 		return "", fmt.Errorf("backend: bad version %q", version)
 	}
-	return filepath.Join(f.root, bucketDir(bucket), version[:2], version), nil
+	return filepath.Join(f.root, "v", version[:2], version), nil
 }
 
 type fileStaged struct {
-	tmp  string
-	size int64
-	md5  string
-	f    *File
-	done bool
+	tmp, dst string
+	size     int64
+	md5      string
+	done     bool
 }
 
 func (s *fileStaged) Size() int64 { return s.size }
 func (s *fileStaged) MD5() string { return s.md5 }
 
-func (s *fileStaged) Commit(_ context.Context, bucket, version string) error {
-	dst, err := s.f.path(bucket, version)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o750); err != nil {
+func (s *fileStaged) Commit(context.Context) error {
+	if err := os.MkdirAll(filepath.Dir(s.dst), 0o750); err != nil {
 		return fmt.Errorf("backend: %w", err)
 	}
-	if err := os.Rename(s.tmp, dst); err != nil {
+	if err := os.Rename(s.tmp, s.dst); err != nil {
 		return fmt.Errorf("backend: commit: %w", err)
 	}
 	s.done = true
@@ -80,26 +69,13 @@ func (s *fileStaged) Discard() {
 	}
 }
 
-// limitedWriter counts while copying and fails past the limit, so an
-// upload of unknown length is refused as soon as it is too large.
-type limitedWriter struct {
-	w     io.Writer
-	n     int64
-	limit int64
-}
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if l.limit >= 0 && l.n+int64(len(p)) > l.limit {
-		return 0, ErrTooLarge
-	}
-	n, err := l.w.Write(p)
-	l.n += int64(n)
-	return n, err
-}
-
 // Stage writes r to a temporary file, fsyncs it and computes its MD5 on
-// the way; limit < 0 means no limit.
-func (f *File) Stage(_ context.Context, r io.Reader, limit int64) (Staged, error) {
+// the way.
+func (f *File) Stage(_ context.Context, r io.Reader, limit int64, version string) (Staged, error) {
+	dst, err := f.path(version)
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(filepath.Join(f.root, ".tmp"), 0o750); err != nil {
 		return nil, fmt.Errorf("backend: %w", err)
 	}
@@ -123,7 +99,7 @@ func (f *File) Stage(_ context.Context, r io.Reader, limit int64) (Staged, error
 		}
 		return nil, fmt.Errorf("backend: stage: %w", err)
 	}
-	return &fileStaged{tmp: tmp.Name(), size: lw.n, md5: hex.EncodeToString(h.Sum(nil)), f: f}, nil
+	return &fileStaged{tmp: tmp.Name(), dst: dst, size: lw.n, md5: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
 type fileBlob struct {
@@ -134,10 +110,10 @@ type fileBlob struct {
 func (b fileBlob) Size() int64 { return b.size }
 
 // Open opens a committed blob.
-func (f *File) Open(_ context.Context, bucket, version string) (Blob, error) {
-	p, err := f.path(bucket, version)
+func (f *File) Open(_ context.Context, version string) (Blob, error) {
+	p, err := f.path(version)
 	if err != nil {
-		return nil, err
+		return nil, ErrNotFound
 	}
 	fh, err := os.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -156,17 +132,17 @@ func (f *File) Open(_ context.Context, bucket, version string) (Blob, error) {
 
 // Copy duplicates a blob through a temporary file, so the new version
 // appears whole.
-func (f *File) Copy(ctx context.Context, srcBucket, srcVersion, dstBucket, dstVersion string) error {
-	src, err := f.Open(ctx, srcBucket, srcVersion)
+func (f *File) Copy(ctx context.Context, src, dst string) error {
+	in, err := f.Open(ctx, src)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	st, err := f.Stage(ctx, src, -1)
+	defer in.Close()
+	st, err := f.Stage(ctx, in, -1, dst)
 	if err != nil {
 		return err
 	}
-	if err := st.Commit(ctx, dstBucket, dstVersion); err != nil {
+	if err := st.Commit(ctx); err != nil {
 		st.Discard()
 		return err
 	}
@@ -174,10 +150,10 @@ func (f *File) Copy(ctx context.Context, srcBucket, srcVersion, dstBucket, dstVe
 }
 
 // Delete removes blobs, ignoring missing ones.
-func (f *File) Delete(_ context.Context, bucket string, versions ...string) error {
+func (f *File) Delete(_ context.Context, versions ...string) error {
 	var errs []error
 	for _, v := range versions {
-		p, err := f.path(bucket, v)
+		p, err := f.path(v)
 		if err != nil {
 			continue
 		}
@@ -189,41 +165,24 @@ func (f *File) Delete(_ context.Context, bucket string, versions ...string) erro
 }
 
 // Walk visits every blob modified before olderThan.
-func (f *File) Walk(ctx context.Context, olderThan time.Time, fn func(bucket, version string) error) error {
-	dirs, err := os.ReadDir(f.root)
+func (f *File) Walk(ctx context.Context, olderThan time.Time, fn func(version string) error) error {
+	err := filepath.WalkDir(filepath.Join(f.root, "v"), func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		info, err := e.Info()
+		if err != nil || !info.ModTime().Before(olderThan) {
+			return nil
+		}
+		return fn(e.Name())
+	})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if err != nil {
-		return fmt.Errorf("backend: %w", err)
-	}
-	for _, d := range dirs {
-		name, ok := strings.CutPrefix(d.Name(), "b-")
-		if !d.IsDir() || !ok {
-			continue
-		}
-		bucket, err := url.PathUnescape(name)
-		if err != nil {
-			continue
-		}
-		err = filepath.WalkDir(filepath.Join(f.root, d.Name()), func(p string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() {
-				return err
-			}
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			info, err := e.Info()
-			if err != nil || !info.ModTime().Before(olderThan) {
-				return nil
-			}
-			return fn(bucket, e.Name())
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return err
 }
 
 // SweepTemp removes uploads a crash left in .tmp.
