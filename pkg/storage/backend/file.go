@@ -85,7 +85,8 @@ func (f *File) Stage(_ context.Context, r io.Reader, limit int64, version string
 	}
 	h := md5.New()
 	lw := &limitedWriter{w: io.MultiWriter(tmp, h), limit: limit}
-	_, err = io.Copy(lw, r)
+	// A 256 KiB buffer: 8x fewer write calls than io.Copy's 32 KiB.
+	_, err = io.CopyBuffer(lw, r, make([]byte, 256<<10))
 	if err == nil {
 		err = tmp.Sync()
 	}

@@ -65,6 +65,7 @@ func TestRenderSizesAndFormats(t *testing.T) {
 		{Transform{Width: 400}, 200, 100, "png"}, // never enlarged
 		{Transform{Width: 50, Format: "jpeg"}, 50, 25, "jpeg"},
 		{Transform{Width: 50, Format: "webp"}, 50, 25, "png"}, // no WebP encoder: the source's format
+		{Transform{Width: 20}, 20, 10, "png"},                 // through the box filter
 	}
 	for _, c := range cases {
 		out, ct, err := Render(bytes.NewReader(src), c.t, 1<<30)
@@ -75,6 +76,23 @@ func TestRenderSizesAndFormats(t *testing.T) {
 		if err != nil || cfg.Width != c.w || cfg.Height != c.h || format != c.format || !strings.HasSuffix(ct, c.format) {
 			t.Errorf("%+v: %dx%d %s %s %v, want %dx%d %s", c.t, cfg.Width, cfg.Height, format, ct, err, c.w, c.h, c.format)
 		}
+	}
+}
+
+func TestBoxShrinkAverages(t *testing.T) {
+	src := image.NewRGBA(image.Rect(0, 0, 4, 2))
+	for x := 0; x < 4; x++ {
+		for y := 0; y < 2; y++ {
+			v := uint8(0)
+			if x%2 == 1 {
+				v = 200
+			}
+			src.Set(x, y, color.RGBA{v, v, v, 255})
+		}
+	}
+	out := boxShrink(src, 2)
+	if out.Bounds().Dx() != 2 || out.Bounds().Dy() != 1 || out.RGBAAt(0, 0) != (color.RGBA{100, 100, 100, 255}) {
+		t.Fatalf("%v %v", out.Bounds(), out.RGBAAt(0, 0))
 	}
 }
 
