@@ -74,6 +74,36 @@ func (a *API) listV2(c *echo.Context) error {
 			return errInvalid("invalid cursor")
 		}
 	}
+	sql := listV2SQL(col, dir)
+	ctx := c.Request().Context()
+	var got []v2Entry
+	err = a.tx(ctx, who, "storage.object.list", true, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, sql, param(c, "bucket"), likeEscape(body.Prefix)+"%", utf8.RuneCountInString(body.Prefix)+1,
+			body.WithDelimiter, limit+1, cur.Name, cur.At, body.Prefix)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var e v2Entry
+			if err := rows.Scan(&e.name, &e.folder, &e.at, &e.id, &e.meta, &e.cr, &e.up, &e.ac); err != nil {
+				return err
+			}
+			got = append(got, e)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return pgErr("SELECT", err)
+	}
+	return c.JSON(http.StatusOK, shapeV2(got, limit))
+}
+
+// listV2SQL builds list v2's statement for a sort column and direction
+// (both from allow-lists): entries are objects, or with the delimiter the
+// folders one level below the prefix, paged by keyset on (sort value,
+// name).
+func listV2SQL(col, dir string) string {
 	cmp := ">"
 	if dir == "DESC" {
 		cmp = "<"
@@ -83,7 +113,7 @@ func (a *API) listV2(c *echo.Context) error {
 		sortExpr = `max(` + col + `)`
 		keyset = `($6 = '' OR (at, entry COLLATE "C") ` + cmp + ` ($7::timestamptz, $6::text COLLATE "C"))`
 	}
-	sql := `WITH x AS (
+	return `WITH x AS (
 	  SELECT o.*, ($4 AND strpos(substr(o.name, $3), '/') > 0) AS folder
 	    FROM storage.objects o WHERE o.bucket_id = $1 AND o.name COLLATE "C" LIKE $2
 	), e AS (
@@ -95,35 +125,21 @@ func (a *API) listV2(c *echo.Context) error {
 	SELECT entry, folder, at, id, metadata, created_at, updated_at, last_accessed_at FROM e
 	 WHERE ` + keyset + `
 	 ORDER BY at ` + dir + `, entry COLLATE "C" ` + dir + ` LIMIT $5`
-	ctx := c.Request().Context()
-	type entry struct {
-		name     string
-		folder   bool
-		at       *time.Time
-		id, meta *string
-		cr, up   *time.Time
-		ac       *time.Time
-	}
-	var got []entry
-	err = a.tx(ctx, who, "storage.object.list", true, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, sql, param(c, "bucket"), likeEscape(body.Prefix)+"%", utf8.RuneCountInString(body.Prefix)+1,
-			body.WithDelimiter, limit+1, cur.Name, cur.At, body.Prefix)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var e entry
-			if err := rows.Scan(&e.name, &e.folder, &e.at, &e.id, &e.meta, &e.cr, &e.up, &e.ac); err != nil {
-				return err
-			}
-			got = append(got, e)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return pgErr("SELECT", err)
-	}
+}
+
+// v2Entry is one row of list v2's statement.
+type v2Entry struct {
+	name     string
+	folder   bool
+	at       *time.Time
+	id, meta *string
+	cr, up   *time.Time
+	ac       *time.Time
+}
+
+// shapeV2 turns up to limit+1 rows into list v2's answer; the extra row
+// only says there is a next page, whose cursor is the last entry shown.
+func shapeV2(got []v2Entry, limit int) map[string]any {
 	res := map[string]any{"hasNext": len(got) > limit}
 	if len(got) > limit {
 		got = got[:limit]
@@ -147,5 +163,5 @@ func (a *API) listV2(c *echo.Context) error {
 		objects = append(objects, o)
 	}
 	res["folders"], res["objects"] = folders, objects
-	return c.JSON(http.StatusOK, res)
+	return res
 }
