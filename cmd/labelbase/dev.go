@@ -108,6 +108,12 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 				return v
 			}
 			return secret
+		case "STORAGE_FILE_PATH":
+			// Objects live in the data directory, beside its database.
+			if v := os.Getenv(k); v != "" {
+				return v
+			}
+			return filepath.Join(dir, "storage")
 		case "MAIL_DEV_INBOX":
 			// Capture mail unless a mail server is configured.
 			if os.Getenv(k) == "" && os.Getenv("SMTP_HOST") == "" {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 )
 
@@ -91,6 +92,11 @@ const (
 	GoTrue Flavor = iota
 	// PostgREST is /rest/v1's shape.
 	PostgREST
+	// Storage is /storage/v1's shape, supabase/storage's
+	// {statusCode: "<code>", code, error, message}: the HTTP status is 400
+	// for every refusal and the real one is the body's statusCode string
+	// (Fields carry statusCode and error; see pkg/storage/errors.go).
+	Storage
 )
 
 // APIVersionHeader is the header supabase-js sends to ask for the 2024 shape.
@@ -111,6 +117,8 @@ func Body(e *Error, flavor Flavor, r *http.Request) ([]byte, http.Header) {
 	switch flavor {
 	case PostgREST:
 		body = map[string]any{"code": e.Code, "message": e.Message, "details": e.Details, "hint": e.Hint}
+	case Storage:
+		body = map[string]any{"statusCode": strconv.Itoa(e.Status), "code": e.Code, "error": e.Code, "message": e.Message}
 	default:
 		h.Set("X-Sb-Error-Code", e.Code)
 		if v := strings.TrimSpace(r.Header.Get(APIVersionHeader)); v != "" && v >= apiVersion20240101 {

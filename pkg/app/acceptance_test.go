@@ -71,6 +71,7 @@ func runNodeSuite(t *testing.T, script string) {
 		"MAIL_DEV_INBOX":        "true",
 		"RATE_LIMIT_EMAIL_SENT": "100000",
 		"SMTP_MAX_FREQUENCY":    "0",
+		"STORAGE_FILE_PATH":     t.TempDir(),
 	}
 	cfg := configtest.New(t, env)
 	if _, err := demo.Load(ctx, db.Pool, time.Now()); err != nil {
@@ -81,6 +82,9 @@ func runNodeSuite(t *testing.T, script string) {
 			t.Fatal(err)
 		}
 		if err := createRealtimePolicies(ctx, db.Pool); err != nil {
+			t.Fatal(err)
+		}
+		if err := createStorageFixtures(ctx, db.Pool); err != nil {
 			t.Fatal(err)
 		}
 	}

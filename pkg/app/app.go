@@ -23,6 +23,7 @@ import (
 	"github.com/labelbase/labelbase/pkg/realtime/bus"
 	"github.com/labelbase/labelbase/pkg/rest"
 	"github.com/labelbase/labelbase/pkg/server"
+	"github.com/labelbase/labelbase/pkg/storage"
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -32,6 +33,8 @@ type App struct {
 	Pools   *db.Pools
 	Handler http.Handler
 	REST    *rest.API
+	// Storage is /storage/v1.
+	Storage *storage.API
 	// WebBuilt reports whether the real web app (not the fallback page) is
 	// embedded.
 	WebBuilt bool
@@ -112,6 +115,11 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 			Changes: o.changes})
 		rtModule = rt.Register
 	}
+	storageAPI, err := newStorage(ctx, cfg, pools, verifier, log)
+	if err != nil {
+		pools.Close()
+		return nil, err
+	}
 	web, built := frontend.Files()
 	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
 	var requestLog server.RequestLog
@@ -125,6 +133,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		REST:   restAPI.Register,
 		// Realtime is nil when off.
 		Realtime: rtModule,
+		Storage:  storageAPI.Register,
 		Routes:   withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
 		Web:      web,
 
@@ -141,8 +150,8 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
-	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
-		keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, realtime: rt, bus: rtBus}, nil
+	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, Storage: storageAPI, WebBuilt: built, Metrics: m, log: log,
+		auth: authAPI, keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, realtime: rt, bus: rtBus}, nil
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.
@@ -204,6 +213,11 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 			a.realtime.Run(ctx)
 		}()
 	}
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		a.Storage.RunSweeps(ctx, time.Hour)
+	}()
 	if crawl && !a.Config.CrawlDisabled {
 		a.startCrawler(ctx)
 	}
@@ -233,6 +247,7 @@ func (a *App) Close() {
 	// Recovery mails go out after their response; let them finish (each
 	// is bounded by its send timeout) before the process goes.
 	a.auth.WaitMail()
+	a.Storage.Wait()
 	a.Pools.Close()
 	a.accessLog.Close()
 }

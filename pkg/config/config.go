@@ -27,6 +27,8 @@ import (
 type Config struct {
 	// Realtime is /realtime/v1's group (settings_realtime.go).
 	Realtime Realtime
+	// Storage is /storage/v1's group (settings_storage.go).
+	Storage Storage
 	// DatabaseURL is an owner or superuser connection: migrations, the auth
 	// store and the ingest worker use it.
 	DatabaseURL string

@@ -24,8 +24,11 @@ func errorHandler(log *slog.Logger) echo.HTTPErrorHandler {
 				"path", c.Request().URL.Path, "status", e.Status, "code", e.Code, "cause", e.Cause)
 		}
 		flavor := apierr.PostgREST
-		if strings.HasPrefix(c.Request().URL.Path, "/auth/") {
+		switch path := c.Request().URL.Path; {
+		case strings.HasPrefix(path, "/auth/"):
 			flavor = apierr.GoTrue
+		case strings.HasPrefix(path, "/storage/"):
+			flavor = apierr.Storage
 		}
 		body, header := apierr.Body(e, flavor, c.Request())
 		for k, v := range header {

@@ -149,8 +149,11 @@ func cors(origins []string) echo.MiddlewareFunc {
 	}
 	const (
 		methods = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
-		headers = "authorization, apikey, x-client-info, content-type, x-supabase-api-version, accept, accept-profile, content-profile, prefer, range, range-unit, x-retry-count, x-request-id"
-		expose  = "Content-Range, Content-Location, Location, X-Supabase-Api-Version, Retry-After, X-Sb-Error-Code, Preference-Applied, X-Request-Id"
+		// x-upsert, x-metadata, cache-control and if-none-match are what
+		// storage-js sends with uploads and downloads; ETag,
+		// Content-Disposition and X-Transformations are what it may read.
+		headers = "authorization, apikey, x-client-info, content-type, x-supabase-api-version, accept, accept-profile, content-profile, prefer, range, range-unit, x-retry-count, x-request-id, x-upsert, x-metadata, cache-control, if-none-match"
+		expose  = "Content-Range, Content-Location, Location, X-Supabase-Api-Version, Retry-After, X-Sb-Error-Code, Preference-Applied, X-Request-Id, ETag, Content-Disposition, X-Transformations"
 	)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {

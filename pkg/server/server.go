@@ -39,6 +39,11 @@ type Deps struct {
 	// a gzip writer would sit between the socket and its hijack, and
 	// broadcast answers are empty anyway.
 	Realtime Module
+	// Storage registers /storage/v1 without the apikey check: upstream's
+	// gateway lets storage through without one (the caller is whoever
+	// Authorization names), and public and signed URLs must work from a
+	// bare <img src>. Nil leaves it out.
+	Storage Module
 	// Routes adds app-specific routes (e.g. demo covers) before the web
 	// app's catch-all.
 	Routes func(e *echo.Echo)
@@ -78,6 +83,9 @@ func New(d Deps) *echo.Echo {
 	}
 	if d.Realtime != nil {
 		d.Realtime(e.Group("/realtime/v1", keys))
+	}
+	if d.Storage != nil {
+		d.Storage(e.Group("/storage/v1"))
 	}
 	if d.Routes != nil {
 		d.Routes(e)

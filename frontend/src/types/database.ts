@@ -332,6 +332,8 @@ export type Database = {
         | { Args: { p_user_id: string; p_banned: boolean }; Returns: undefined }
       admin_set_label_hidden:
         | { Args: { p_label_id: number; p_hidden: boolean }; Returns: undefined }
+      admin_storage_use:
+        | { Args: Record<PropertyKey, never>; Returns: { bucket_id: string; bucket_name: string; public: boolean; objects: number; bytes: number }[] }
       admin_submissions:
         | { Args: { p_status?: string }; Returns: { id: number; label_url: string; status: string; reason: string; submitter_id: string; submitter_email: string; submitted_at: string; processed_at: string; attempts: number; last_attempt_at: string; label_id: number }[] }
       count_filtered_labels_by_listen_status:
