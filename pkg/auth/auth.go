@@ -21,7 +21,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gobwas/glob"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v5"
@@ -73,7 +72,7 @@ type API struct {
 	verifyLimit *limiter
 
 	// allowList is URI_ALLOW_LIST, compiled (redirect.go).
-	allowList []glob.Glob
+	allowList []redirectPattern
 	// ottKey keys the links' tokens (onetime.go).
 	ottKey []byte
 	mfa    mfaLimits
@@ -118,6 +117,10 @@ func New(d Deps) (*API, error) {
 	if err != nil {
 		return nil, err
 	}
+	allowList, literalOnly := compileAllowList(d.Config.URIAllowList)
+	for _, p := range literalOnly {
+		log.Warn("auth: URI_ALLOW_LIST entry is not scheme://host/path; it matches only itself, verbatim", "pattern", p)
+	}
 	limits := limitMaker{now: now}
 	if d.Config.RateLimitStore != "memory" {
 		limits.pool = d.Pool
@@ -138,7 +141,7 @@ func New(d Deps) (*API, error) {
 		signupLimit: limits.make("signup", d.Config.RateLimitSignup),
 		updateLimit: limits.make("user_update", d.Config.RateLimitUserUpdate),
 		verifyLimit: limits.make("verify", d.Config.RateLimitVerify),
-		allowList:   compileAllowList(d.Config.URIAllowList),
+		allowList:   allowList,
 		ottKey:      ottKeyFrom(d.Config.JWTSecret),
 		mfa:         newMFALimits(limits, d.Config),
 		mailer:      d.Mailer,
