@@ -71,6 +71,9 @@ func runNodeSuite(t *testing.T, script string) {
 		"MAIL_DEV_INBOX":        "true",
 		"RATE_LIMIT_EMAIL_SENT": "100000",
 		"SMTP_MAX_FREQUENCY":    "0",
+		// The mailing endpoints' per-IP and per-address limits (SECURITY.md).
+		"RATE_LIMIT_OTP":                  "100000",
+		"RATE_LIMIT_OTP_ADDRESS_PER_HOUR": "100000",
 	}
 	cfg, err := config.Load(func(k string) string { return env[k] })
 	if err != nil {

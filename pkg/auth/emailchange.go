@@ -95,3 +95,34 @@ func (a *API) confirmEmailChange(ctx context.Context, tx pgx.Tx, u *user, ttype 
 	u.Email = newEmail
 	return true, insertAudit(ctx, tx, a.audit(u, actionUserModified, logUser, cl))
 }
+
+// resendEmailChange re-mails a pending change (POST /resend, which anyone
+// may call with the address). It issues new tokens only for the sides that
+// still wait for their confirmation and leaves email_change_confirm_status
+// alone, so a stranger's resend cannot undo the half of a secure change the
+// member already confirmed (security review L4). When no token is left
+// (both expired), the change starts over, which loses nothing.
+func (a *API) resendEmailChange(ctx context.Context, tx pgx.Tx, u *user, redirectTo string, now time.Time) ([]*emailToken, error) {
+	if err := a.tooSoon(ctx, tx, u.ID, ottEmailChangeNew, now); err != nil {
+		return nil, err
+	}
+	var out []*emailToken
+	for _, side := range []struct{ typ, to string }{{ottEmailChangeNew, u.NewEmail}, {ottEmailChangeCurrent, u.Email}} {
+		pending, err := hasToken(ctx, tx, u.ID, side.typ)
+		if err != nil {
+			return nil, err
+		}
+		if pending {
+			out = append(out, &emailToken{typ: side.typ, verify: vtEmailChange, to: side.to, redirectTo: redirectTo})
+		}
+	}
+	if len(out) == 0 {
+		return a.startEmailChange(ctx, tx, u, u.NewEmail, redirectTo, nil, now)
+	}
+	for _, t := range out {
+		if err := a.issue(ctx, tx, u, t, now); err != nil {
+			return nil, err
+		}
+	}
+	return out, stampSent(ctx, tx, u.ID, "email_change_sent_at", now)
+}

@@ -49,7 +49,7 @@ func (a *API) invite(c *echo.Context) error {
 	if err := checkMetadata(p.Data); err != nil {
 		return err
 	}
-	ctx, err := a.startMailing(c, "invite")
+	ctx, err := a.startMailing(c)
 	if err != nil {
 		return err
 	}
@@ -66,6 +66,7 @@ func (a *API) invite(c *echo.Context) error {
 		return insertAudit(ctx, tx, a.adminAudit(act, actionUserInvited, u, cl))
 	})
 	if err != nil {
+		a.mailUnused(ctx)
 		return err
 	}
 	a.sendToken(ctx, mail.KindInvite, t, u.Email, "")

@@ -12,8 +12,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/labstack/echo/v5"
-
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/mail"
 )
@@ -204,27 +202,6 @@ func (a *API) tooSoon(ctx context.Context, q dbtx, userID, typ string, now time.
 	return nil
 }
 
-// chargeMail takes one mail from the instance-wide RATE_LIMIT_EMAIL_SENT.
-func (a *API) chargeMail(ctx context.Context) error {
-	ok, _, err := a.mailLimit.allow(ctx, "email")
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apierr.New(http.StatusTooManyRequests, codeOverEmailSendRateLimit, "Email rate limit exceeded")
-	}
-	return nil
-}
-
-// requireMailer refuses a flow that must send mail when mail is off.
-func (a *API) requireMailer(what string) error {
-	if a.mailer == nil {
-		return apierr.New(http.StatusInternalServerError, "unexpected_failure",
-			"Error sending %s email: mail is not configured (set SMTP_HOST)", what)
-	}
-	return nil
-}
-
 // sendToken mails t with the template of kind. The mail goes out after
 // the response, so its timing tells nothing.
 func (a *API) sendToken(reqCtx context.Context, kind mail.Kind, t *emailToken, email, newEmail string) {
@@ -251,28 +228,4 @@ func (a *API) sendToken(reqCtx context.Context, kind mail.Kind, t *emailToken, e
 			a.log.ErrorContext(ctx, "auth: sending mail failed", "kind", string(kind), "err", err)
 		}
 	}()
-}
-
-// mailingContext is the context of a request that mails a link or a code:
-// the request's values without its cancellation. A member who closes the
-// page right after asking must still get the mail, and once the mail
-// budget is charged the token and its mail must not be cut apart by a
-// client that went away. The database's statement timeout still bounds
-// the work.
-func mailingContext(c *echo.Context) context.Context {
-	return context.WithoutCancel(c.Request().Context())
-}
-
-// startMailing readies a request that must mail a link or a code (what
-// names the mail in the error when mail is off): it returns the request's
-// mailingContext, with one mail charged to RATE_LIMIT_EMAIL_SENT.
-func (a *API) startMailing(c *echo.Context, what string) (context.Context, error) {
-	if err := a.requireMailer(what); err != nil {
-		return nil, err
-	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
-		return nil, err
-	}
-	return ctx, nil
 }

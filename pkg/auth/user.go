@@ -126,14 +126,17 @@ func (a *API) updateUser(c *echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	cl := clientOf(c)
-	// Without autoconfirm the new address is only recorded, and mailed.
+	// The new address is only recorded, and mailed, unless nothing can be
+	// mailed and MAILER_AUTOCONFIRM is on. Unlike GoTrue, autoconfirm does
+	// not move an address without proof when mail works (security review
+	// L5: a member could otherwise take an address before its owner is
+	// invited).
 	var newEmail string
-	if !a.cfg.MailerAutoconfirm && ch.email != "" && ch.email != p.user.Email {
-		if err := a.requireMailer("email change"); err != nil {
-			return err
-		}
-		if err := a.chargeMail(ctx); err != nil {
-			return err
+	if (!a.cfg.MailerAutoconfirm || a.mailer != nil) && ch.email != "" && ch.email != p.user.Email {
+		if a.mailer != nil {
+			if err := a.chargeMail(ctx); err != nil {
+				return err
+			}
 		}
 		newEmail, ch.email = ch.email, ""
 	}
@@ -183,6 +186,9 @@ func (a *API) updateUser(c *echo.Context) error {
 		out, err = userByID(ctx, tx, u.ID, false)
 		return err
 	})
+	if err != nil && newEmail != "" {
+		a.mailUnused(ctx)
+	}
 	if errors.Is(err, errNotFound) {
 		return errUserGone()
 	}

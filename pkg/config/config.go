@@ -196,6 +196,9 @@ type Config struct {
 
 	LogLevel  string
 	LogFormat string
+
+	// Security is the security review's group (security.go).
+	Security Security
 }
 
 // RateLimit allows Burst requests at once, refilled at Count per Per.
@@ -285,6 +288,7 @@ func Load(getenv Getenv) (*Config, error) {
 		LogLevel:                    p.str("LOG_LEVEL", "info"),
 		LogFormat:                   p.str("LOG_FORMAT", "text"),
 	}
+	c.Security = loadSecurity(&p)
 	c.validate(&p)
 	if raw := p.secret("JWT_KEYS", ""); raw != "" && len(c.JWTSecret) >= 32 {
 		keys, err := token.ParseJWTKeys(raw, c.JWTSecret)
