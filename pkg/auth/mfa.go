@@ -337,6 +337,9 @@ func (a *API) verifyFactor(c *echo.Context) error {
 			return err
 		}
 		now := a.now()
+		if err := factorLocked(ctx, tx, f.ID, now); err != nil {
+			return err
+		}
 		if ch.VerifiedAt != nil || ch.IP != challengeIP(cl.IP) {
 			return unprocessable(codeMFAIPAddressMismatch, "Challenge and verify IP addresses mismatch.")
 		}
@@ -348,7 +351,15 @@ func (a *API) verifyFactor(c *echo.Context) error {
 		step, ok := acceptTOTP(f.secret, p.Code, now, f.lastStep)
 		if !ok {
 			refused = unprocessable(codeMFAVerificationFailed, "Invalid TOTP code entered")
+			if locked, err := a.factorFailed(ctx, tx, f.ID, now); err != nil {
+				return err
+			} else if locked {
+				a.limitBit(ctx, "mfa_factor", refused)
+			}
 			return nil
+		}
+		if err := factorPassed(ctx, tx, f.ID); err != nil {
+			return err
 		}
 		if err := a.raise(ctx, tx, caller, f, ch, step, cl, now); errors.Is(err, errStepUsed) {
 			refused = unprocessable(codeMFAVerificationFailed, "Invalid TOTP code entered")

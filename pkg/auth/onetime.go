@@ -31,7 +31,7 @@ import (
 // is an HMAC of address and code under a key derived from JWT_SECRET, and
 // only its SHA-256 is stored: without the secret, a copy of the database
 // yields neither a link nor a code. Guessing online is bounded by
-// RATE_LIMIT_VERIFY per client.
+// RATE_LIMIT_VERIFY per client and OTP_MAX_ATTEMPTS per code (attempts.go).
 
 // Token kinds (GoTrue's one_time_token_type).
 const (
@@ -100,7 +100,7 @@ func putToken(ctx context.Context, q dbtx, userID, typ, hash, relatesTo string, 
 		VALUES ($1::uuid, $2, $3, $4, $5, $5)
 		ON CONFLICT (user_id, token_type) DO UPDATE
 		SET token_hash = EXCLUDED.token_hash, relates_to = EXCLUDED.relates_to,
-		    created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
+		    created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, failed_attempts = 0`,
 		userID, typ, hash, relatesTo, now)
 	return translate("store one-time token", err)
 }

@@ -159,6 +159,9 @@ func (a *API) verifyPost(c *echo.Context) error {
 	res, err := a.redeem(ctx, p.Type, hash, relatesTo, clientOf(c), false)
 	var ae *apierr.Error
 	if errors.As(err, &ae) && ae.Code == codeOTPExpired {
+		if relatesTo != "" {
+			a.otpFailed(ctx, relatesTo, tokenTypesFor[p.Type])
+		}
 		return forbidden(codeOTPExpired, "%s", invalid)
 	}
 	if err != nil {
