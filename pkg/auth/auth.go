@@ -252,7 +252,7 @@ func (a *API) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	if err == nil || errors.As(err, &ae) || errors.Is(err, errNotFound) {
 		return err
 	}
-	if db.ConnectionLost(err) {
+	if db.ConnectionLost(err) || errors.Is(err, context.Canceled) {
 		return translate("transaction", err)
 	}
 	return err

@@ -29,6 +29,9 @@ type dbtx interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
+// statusClientClosed is nginx's 499, for a request whose client left.
+const statusClientClosed = 499
+
 // errNotFound is what a lookup that matched no row returns.
 var errNotFound = errors.New("auth: not found")
 
@@ -56,6 +59,11 @@ func translate(op string, err error) error {
 		case strings.HasPrefix(pg.Code, "22") || pg.Code == pgerrcode.StatementTooComplex:
 			return badRequest(codeValidationFailed, "Invalid input: %s", pg.Message).WithCause(err)
 		}
+	}
+	if errors.Is(err, context.Canceled) {
+		// The client went away (nginx's 499, as /rest/v1 answers): not a
+		// server fault, and nobody reads the answer.
+		return apierr.New(statusClientClosed, "request_canceled", "Request canceled").WithCause(err)
 	}
 	if db.ConnectionLost(err) {
 		// The database is restarting or unreachable: a cause outside the

@@ -56,6 +56,12 @@ func accessLog(log *slog.Logger, sink *AccessLog, policy RequestLog) echo.Middle
 		return func(c *echo.Context) error {
 			start := time.Now()
 			err := next(c)
+			if err != nil {
+				// Render the error here rather than after us, so that the
+				// line reports the body that was sent (its bytes were 0);
+				// the error handler skips a committed response.
+				c.Echo().HTTPErrorHandler(c, err)
+			}
 			dur := time.Since(start)
 			level := policy.Level
 			slow := policy.Slow > 0 && dur >= policy.Slow
@@ -69,8 +75,7 @@ func accessLog(log *slog.Logger, sink *AccessLog, policy RequestLog) echo.Middle
 			if r, _ := echo.UnwrapResponse(c.Response()); r != nil {
 				status, size = r.Status, r.Size
 			}
-			if err != nil {
-				// The error handler runs after us; report what it will send.
+			if err != nil && status == 0 {
 				status = toAPIError(err).Status
 			}
 			if policy.Traffic != nil {
