@@ -166,8 +166,10 @@ func (a *API) issue(ctx context.Context, q dbtx, u *user, t *emailToken, now tim
 		if redirect == "" {
 			redirect = a.cfg.SiteURL
 		}
-		v := url.Values{"token": {carried}, "type": {t.verify}, "redirect_to": {redirect}}
-		t.link = a.issuer + "/verify?" + v.Encode()
+		// GoTrue's parameter order (token, type, redirect_to), which
+		// url.Values.Encode would sort away; values stay query-escaped.
+		t.link = a.issuer + "/verify?token=" + url.QueryEscape(carried) + "&type=" + url.QueryEscape(t.verify) +
+			"&redirect_to=" + url.QueryEscape(redirect)
 	}
 	return nil
 }
