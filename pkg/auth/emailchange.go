@@ -18,20 +18,14 @@ import (
 // returns the tokens to mail (new address first). A taken address is
 // email_exists; a change asked for within SMTP_MAX_FREQUENCY is a 429.
 func (a *API) startEmailChange(ctx context.Context, tx pgx.Tx, u *user, newEmail, redirectTo string, pkce *pkceChallenge, now time.Time) ([]*emailToken, error) {
-	var taken bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM auth.users WHERE email = $1 AND id <> $2::uuid
-		AND is_sso_user = false)`, newEmail, u.ID).Scan(&taken); err != nil {
-		return nil, translate("check email", err)
-	}
-	if taken {
-		return nil, unprocessable(codeEmailExists, "A user with this email address has already been registered")
+	if err := checkNewEmail(ctx, tx, u, newEmail); err != nil {
+		return nil, err
 	}
 	if err := a.tooSoon(ctx, tx, u.ID, ottEmailChangeNew, now); err != nil {
 		return nil, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE auth.users SET email_change = $2, email_change_sent_at = $3,
-		email_change_confirm_status = 0, updated_at = $3 WHERE id = $1::uuid`, u.ID, newEmail, now); err != nil {
-		return nil, translate("start email change", err)
+	if err := recordEmailChange(ctx, tx, u.ID, newEmail, now); err != nil {
+		return nil, err
 	}
 	if pkce != nil {
 		if err := saveFlowState(ctx, tx, u.ID, pkce, methodFor(vtEmailChange), now); err != nil {
@@ -125,4 +119,25 @@ func (a *API) resendEmailChange(ctx context.Context, tx pgx.Tx, u *user, redirec
 		}
 	}
 	return out, stampSent(ctx, tx, u.ID, "email_change_sent_at", now)
+}
+
+// checkNewEmail refuses u's own address and one another user holds.
+func checkNewEmail(ctx context.Context, q dbtx, u *user, newEmail string) error {
+	var taken bool
+	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM auth.users WHERE email = $1 AND id <> $2::uuid
+		AND is_sso_user = false)`, newEmail, u.ID).Scan(&taken); err != nil {
+		return translate("check email", err)
+	}
+	if taken || newEmail == u.Email {
+		return unprocessable(codeEmailExists, "A user with this email address has already been registered")
+	}
+	return nil
+}
+
+// recordEmailChange stores newEmail as u's pending change, with nothing
+// confirmed yet.
+func recordEmailChange(ctx context.Context, q dbtx, userID, newEmail string, now time.Time) error {
+	_, err := q.Exec(ctx, `UPDATE auth.users SET email_change = $2, email_change_sent_at = $3,
+		email_change_confirm_status = 0, updated_at = $3 WHERE id = $1::uuid`, userID, newEmail, now)
+	return translate("start email change", err)
 }

@@ -83,13 +83,10 @@ func (a *API) inviteToken(ctx context.Context, tx pgx.Tx, email string, data map
 			return nil, nil, unprocessable(codeEmailExists, "A user with this email address has already been registered")
 		}
 	case errors.Is(err, errNotFound):
-		if _, err := tx.Exec(ctx, `SELECT set_config($1, 'on', true)`, adminCreateMarker); err != nil {
-			return nil, nil, translate("mark admin create", err)
-		}
-		u, err = insertUser(ctx, tx, newUser{Email: email, UserMetadata: data, Now: now, Unconfirmed: true, Invited: true})
-		if _, rerr := tx.Exec(ctx, `SELECT set_config($1, '', true)`, adminCreateMarker); err == nil && rerr != nil {
-			err = translate("unmark admin create", rerr)
-		}
+		err = asAdmin(ctx, tx, func() (err error) {
+			u, err = insertUser(ctx, tx, newUser{Email: email, UserMetadata: data, Now: now, Unconfirmed: true, Invited: true})
+			return err
+		})
 		if err != nil {
 			return nil, nil, emailExists(err)
 		}
