@@ -50,11 +50,9 @@ func (a *API) startEmailChange(ctx context.Context, tx pgx.Tx, u *user, newEmail
 // ttype) to u. It reports false when this was the first of the two
 // confirmations a secure change needs, and the other is still pending.
 func (a *API) confirmEmailChange(ctx context.Context, tx pgx.Tx, u *user, ttype string, cl client, now time.Time) (bool, error) {
-	var newEmail string
-	var status int
-	if err := tx.QueryRow(ctx, `SELECT coalesce(email_change, ''), coalesce(email_change_confirm_status, 0)
-		FROM auth.users WHERE id = $1::uuid`, u.ID).Scan(&newEmail, &status); err != nil {
-		return false, translate("read email change", err)
+	newEmail, status, err := pendingEmailChange(ctx, tx, u.ID)
+	if err != nil {
+		return false, err
 	}
 	if newEmail == "" {
 		return false, forbidden(codeOTPExpired, msgLinkInvalid)
@@ -71,17 +69,14 @@ func (a *API) confirmEmailChange(ctx context.Context, tx pgx.Tx, u *user, ttype 
 			return false, err
 		}
 		if pending {
-			_, err := tx.Exec(ctx, `UPDATE auth.users SET email_change_confirm_status = 1 WHERE id = $1::uuid`, u.ID)
-			return false, translate("confirm email change", err)
+			return false, markHalfConfirmed(ctx, tx, u.ID)
 		}
 	}
 	if err := updateEmail(ctx, tx, u.ID, newEmail, now); err != nil {
 		return false, emailExists(err)
 	}
-	if _, err := tx.Exec(ctx, `UPDATE auth.users SET email_change = '', email_change_sent_at = NULL,
-		email_change_confirm_status = 0, email_change_token_new = '', email_change_token_current = ''
-		WHERE id = $1::uuid`, u.ID); err != nil {
-		return false, translate("finish email change", err)
+	if err := clearEmailChange(ctx, tx, u.ID); err != nil {
+		return false, err
 	}
 	if err := dropTokens(ctx, tx, u.ID, ottEmailChangeNew, ottEmailChangeCurrent); err != nil {
 		return false, err
@@ -119,25 +114,4 @@ func (a *API) resendEmailChange(ctx context.Context, tx pgx.Tx, u *user, redirec
 		}
 	}
 	return out, stampSent(ctx, tx, u.ID, "email_change_sent_at", now)
-}
-
-// checkNewEmail refuses u's own address and one another user holds.
-func checkNewEmail(ctx context.Context, q dbtx, u *user, newEmail string) error {
-	var taken bool
-	if err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM auth.users WHERE email = $1 AND id <> $2::uuid
-		AND is_sso_user = false)`, newEmail, u.ID).Scan(&taken); err != nil {
-		return translate("check email", err)
-	}
-	if taken || newEmail == u.Email {
-		return unprocessable(codeEmailExists, "A user with this email address has already been registered")
-	}
-	return nil
-}
-
-// recordEmailChange stores newEmail as u's pending change, with nothing
-// confirmed yet.
-func recordEmailChange(ctx context.Context, q dbtx, userID, newEmail string, now time.Time) error {
-	_, err := q.Exec(ctx, `UPDATE auth.users SET email_change = $2, email_change_sent_at = $3,
-		email_change_confirm_status = 0, updated_at = $3 WHERE id = $1::uuid`, userID, newEmail, now)
-	return translate("start email change", err)
 }

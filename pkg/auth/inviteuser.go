@@ -97,8 +97,11 @@ func (a *API) inviteToken(ctx context.Context, tx pgx.Tx, email string, data map
 	if err := a.issue(ctx, tx, u, t, now); err != nil {
 		return nil, nil, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE auth.users SET invited_at = $2, confirmation_sent_at = $2 WHERE id = $1::uuid`, u.ID, now); err != nil {
-		return nil, nil, translate("stamp invite", err)
+	if err := stampSent(ctx, tx, u.ID, "invited_at", now); err != nil {
+		return nil, nil, err
+	}
+	if err := stampSent(ctx, tx, u.ID, "confirmation_sent_at", now); err != nil {
+		return nil, nil, err
 	}
 	u, err = userByID(ctx, tx, u.ID, false)
 	return u, t, err

@@ -150,9 +150,9 @@ func (a *API) checkInvite(ctx context.Context, tx pgx.Tx, data map[string]any) e
 		return nil
 	}
 	code, _ := data["invite_code"].(string)
-	var ok bool
-	if err := tx.QueryRow(ctx, `SELECT (public.validate_invite_code($1) ->> 'valid')::boolean`, code).Scan(&ok); err != nil {
-		return translate("check invite code", err)
+	ok, err := inviteUsable(ctx, tx, code)
+	if err != nil {
+		return err
 	}
 	if !ok {
 		return unprocessable(codeInvalidInviteCode, msgInvalidInviteCode)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
@@ -146,16 +145,3 @@ func (a *API) WaitMail() { a.mailWG.Wait() }
 
 // pkcePrefix marks a stored token of the PKCE flow, as GoTrue marks them.
 const pkcePrefix = "pkce_"
-
-// sentColumns are the auth.users columns stampSent may set.
-var sentColumns = map[string]bool{"recovery_sent_at": true, "confirmation_sent_at": true,
-	"email_change_sent_at": true, "reauthentication_sent_at": true, "invited_at": true}
-
-// stampSent records when a mail of the user went out, in GoTrue's column.
-func stampSent(ctx context.Context, q dbtx, userID, column string, now time.Time) error {
-	if !sentColumns[column] {
-		return fmt.Errorf("auth: no such sent column %q", column)
-	}
-	_, err := q.Exec(ctx, `UPDATE auth.users SET `+column+` = $2 WHERE id = $1::uuid`, userID, now)
-	return translate("stamp "+column, err)
-}

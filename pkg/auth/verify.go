@@ -268,16 +268,3 @@ func (a *API) redeem(ctx context.Context, typ, hash, relatesTo string, cl client
 	}
 	return out, nil
 }
-
-// confirmEmail marks the user's address confirmed, on the user and its
-// email identity (email_verified), as GoTrue does.
-func confirmEmail(ctx context.Context, q dbtx, userID string, now interface{}) error {
-	if _, err := q.Exec(ctx, `UPDATE auth.users SET email_confirmed_at = coalesce(email_confirmed_at, $2), updated_at = $2
-		WHERE id = $1::uuid`, userID, now); err != nil {
-		return translate("confirm email", err)
-	}
-	_, err := q.Exec(ctx, `UPDATE auth.identities
-		SET identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = $2
-		WHERE user_id = $1::uuid AND provider = 'email'`, userID, now)
-	return translate("confirm email", err)
-}
