@@ -86,24 +86,7 @@ func (a *API) otp(c *echo.Context) error {
 			if !create {
 				return unprocessable(codeOTPDisabled, "Signups not allowed for otp")
 			}
-			if a.cfg.DisableSignup {
-				return unprocessable(codeSignupDisabled, "Signups not allowed for this instance")
-			}
-			if err := a.inviteRule(ctx, tx); err != nil {
-				return err
-			}
-			// As GoTrue: with autoconfirm the new user is confirmed and
-			// gets a magic link; without it, a confirmation.
-			if u, err = insertUser(ctx, tx, newUser{Email: email, UserMetadata: p.Data, Now: now,
-				Unconfirmed: !a.cfg.MailerAutoconfirm}); err != nil {
-				if isInviteRefusal(err) {
-					return errNoInvite
-				}
-				return err
-			}
-			e := a.audit(u, actionSignedUp, logTeam, cl)
-			e.Traits = map[string]any{"provider": "email"}
-			if err := insertAudit(ctx, tx, e); err != nil {
+			if u, err = a.otpSignUp(ctx, tx, email, p.Data, cl, now); err != nil {
 				return err
 			}
 		case err != nil:
@@ -129,6 +112,29 @@ func (a *API) otp(c *echo.Context) error {
 		a.sendLoginToken(ctx, t, u)
 	}
 	return c.JSON(http.StatusOK, map[string]any{})
+}
+
+// otpSignUp makes the user an OTP request for an unknown address signs up
+// (DISABLE_SIGNUP and the invite rule permitting). As GoTrue: with
+// autoconfirm the new user is confirmed and gets a magic link; without it,
+// a confirmation.
+func (a *API) otpSignUp(ctx context.Context, tx pgx.Tx, email string, data map[string]any, cl client, now time.Time) (*user, error) {
+	if a.cfg.DisableSignup {
+		return nil, unprocessable(codeSignupDisabled, "Signups not allowed for this instance")
+	}
+	if err := a.inviteRule(ctx, tx); err != nil {
+		return nil, err
+	}
+	u, err := insertUser(ctx, tx, newUser{Email: email, UserMetadata: data, Now: now, Unconfirmed: !a.cfg.MailerAutoconfirm})
+	if err != nil {
+		if isInviteRefusal(err) {
+			return nil, errNoInvite
+		}
+		return nil, err
+	}
+	e := a.audit(u, actionSignedUp, logTeam, cl)
+	e.Traits = map[string]any{"provider": "email"}
+	return u, insertAudit(ctx, tx, e)
 }
 
 // errNoInvite rolls back an OTP sign-up whose invite code the database
