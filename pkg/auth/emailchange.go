@@ -11,8 +11,9 @@ import (
 // with a new address keeps it in users.email_change and mails a link and
 // code to the new address — and, with MAILER_SECURE_EMAIL_CHANGE_ENABLED
 // (the default), to the current one too; the address moves only when both
-// are confirmed at /verify (type email_change). With autoconfirm on, the
-// address moves at once, as GoTrue does.
+// are confirmed at /verify (type email_change). Unlike GoTrue, this holds
+// with autoconfirm on as well whenever mail can be sent (security review
+// L5); without mail and with autoconfirm, the address moves at once.
 
 // startEmailChange records a pending change of u's address to newEmail and
 // returns the tokens to mail (new address first). A taken address is
@@ -57,7 +58,10 @@ func (a *API) confirmEmailChange(ctx context.Context, tx pgx.Tx, u *user, ttype 
 	if newEmail == "" {
 		return false, forbidden(codeOTPExpired, msgLinkInvalid)
 	}
-	if !a.cfg.MailerAutoconfirm && a.cfg.MailerSecureEmailChange && status == 0 && u.Email != "" {
+	// Both sides, whatever MAILER_AUTOCONFIRM says: since PUT /user mails a
+	// change under autoconfirm too, a code from the current address alone
+	// must not move the account to an address nobody proved (review L5).
+	if a.cfg.MailerSecureEmailChange && status == 0 && u.Email != "" {
 		other := ottEmailChangeNew
 		if ttype == ottEmailChangeNew {
 			other = ottEmailChangeCurrent

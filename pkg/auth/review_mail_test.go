@@ -206,6 +206,12 @@ func TestEmailChangeNeedsProofWhenMailWorks(t *testing.T) {
 	if r.str("email") != "mallory@example.com" || r.str("new_email") != "future-member@example.org" {
 		t.Fatalf("moved without proof: %s", r.Body)
 	}
+	// The code mailed to mallory's own address does not move it alone.
+	_, own, _ := e.mailed(in, "mallory@example.com")
+	if r := e.verifyCode("mallory@example.com", own, "email_change"); r.Status != http.StatusOK || r.str("msg") != singleConfirmationAccepted {
+		t.Fatalf("own-side confirmation: %d %s", r.Status, r.Body)
+	}
+	e.signIn("mallory@example.com", "password1")
 	e.admin(req{method: "POST", path: "/invite", body: map[string]any{"email": "future-member@example.org"}}).expect(t, http.StatusOK, "")
 	if _, _, n := e.mailed(in, "future-member@example.org"); n < 2 {
 		t.Errorf("mails to the new address: %d, want the change and the invite", n)
