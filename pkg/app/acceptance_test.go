@@ -72,6 +72,9 @@ func runNodeSuite(t *testing.T, script string) {
 		"RATE_LIMIT_EMAIL_SENT": "100000",
 		"SMTP_MAX_FREQUENCY":    "0",
 		"STORAGE_FILE_PATH":     t.TempDir(),
+		// The mailing endpoints' per-IP and per-address limits (SECURITY.md).
+		"RATE_LIMIT_OTP":                  "100000",
+		"RATE_LIMIT_OTP_ADDRESS_PER_HOUR": "100000",
 	}
 	cfg := configtest.New(t, env)
 	if _, err := demo.Load(ctx, db.Pool, time.Now()); err != nil {

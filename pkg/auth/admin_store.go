@@ -27,11 +27,22 @@ type adminNewUser struct {
 	Now          time.Time
 }
 
+// asAdmin runs fn, which inserts into auth.users, with adminCreateMarker
+// set, and clears the marker after it, so that nothing later in the
+// transaction slips past the invite trigger. fn's error wins.
+func asAdmin(ctx context.Context, q dbtx, fn func() error) error {
+	if _, err := q.Exec(ctx, `SELECT set_config($1, 'on', true)`, adminCreateMarker); err != nil {
+		return translate("mark admin create", err)
+	}
+	err := fn()
+	if _, rerr := q.Exec(ctx, `SELECT set_config($1, '', true)`, adminCreateMarker); err == nil && rerr != nil {
+		err = translate("unmark admin create", rerr)
+	}
+	return err
+}
+
 // adminInsertUser creates an email user without an invite code.
 func adminInsertUser(ctx context.Context, q dbtx, nu adminNewUser) (*user, error) {
-	if _, err := q.Exec(ctx, `SELECT set_config($1, 'on', true)`, adminCreateMarker); err != nil {
-		return nil, translate("mark admin create", err)
-	}
 	var confirmed *time.Time
 	if nu.Confirmed {
 		confirmed = &nu.Now
@@ -41,14 +52,13 @@ func adminInsertUser(ctx context.Context, q dbtx, nu adminNewUser) (*user, error
 		hash = nu.PasswordHash
 	}
 	var id string
-	err := q.QueryRow(ctx, `INSERT INTO auth.users (instance_id, id, aud, role, email, encrypted_password,
-			email_confirmed_at, raw_app_meta_data, raw_user_meta_data, banned_until, created_at, updated_at)
-		VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', $1,
-			$2, $3, $4, $5, $6, $7, $8, $8)
-		RETURNING id::text`, nu.Role, nu.Email, hash, confirmed, nu.AppMetadata, nu.UserMetadata, nu.BannedUntil, nu.Now).Scan(&id)
-	if _, rerr := q.Exec(ctx, `SELECT set_config($1, '', true)`, adminCreateMarker); err == nil && rerr != nil {
-		err = rerr
-	}
+	err := asAdmin(ctx, q, func() error {
+		return q.QueryRow(ctx, `INSERT INTO auth.users (instance_id, id, aud, role, email, encrypted_password,
+				email_confirmed_at, raw_app_meta_data, raw_user_meta_data, banned_until, created_at, updated_at)
+			VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', $1,
+				$2, $3, $4, $5, $6, $7, $8, $8)
+			RETURNING id::text`, nu.Role, nu.Email, hash, confirmed, nu.AppMetadata, nu.UserMetadata, nu.BannedUntil, nu.Now).Scan(&id)
+	})
 	if err != nil {
 		return nil, translate("insert user", err)
 	}

@@ -21,7 +21,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gobwas/glob"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v5"
@@ -73,7 +72,7 @@ type API struct {
 	verifyLimit *limiter
 
 	// allowList is URI_ALLOW_LIST, compiled (redirect.go).
-	allowList []glob.Glob
+	allowList []redirectPattern
 	// ottKey keys the links' tokens (onetime.go).
 	ottKey []byte
 	mfa    mfaLimits
@@ -82,6 +81,12 @@ type API struct {
 
 	mailer    mail.Sender
 	mailLimit *limiter
+	// otpLimit and otpAddressLimit cap the mailing endpoints per IP and
+	// per address (mailbudget.go).
+	otpLimit        *limiter
+	otpAddressLimit *limiter
+	// otpMaxAttempts wrong codes delete an emailed one-time code.
+	otpMaxAttempts int
 	// mailWG tracks recovery mails being sent, which go out after the
 	// response so its timing does not tell whether the address exists.
 	mailWG sync.WaitGroup
@@ -118,6 +123,15 @@ func New(d Deps) (*API, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Mailer == nil {
+		// GoTrue's answer without SMTP: the flows run, nothing is sent.
+		log.Warn("auth: mail is not configured (set SMTP_HOST, or MAIL_DEV_INBOX=true for development): " +
+			"recovery, magic-link, invite and confirmation mails are not sent")
+	}
+	allowList, literalOnly := compileAllowList(d.Config.URIAllowList)
+	for _, p := range literalOnly {
+		log.Warn("auth: URI_ALLOW_LIST entry is not scheme://host/path; it matches only itself, verbatim", "pattern", p)
+	}
 	limits := limitMaker{now: now}
 	if d.Config.RateLimitStore != "memory" {
 		limits.pool = d.Pool
@@ -127,23 +141,26 @@ func New(d Deps) (*API, error) {
 		observe = func(string, string) {}
 	}
 	return &API{
-		cfg:         d.Config,
-		pool:        d.Pool,
-		verifier:    v,
-		log:         log,
-		now:         func() time.Time { return now().UTC() },
-		issuer:      issuerFor(d.Config.SiteURL),
-		dummyHash:   dummy,
-		tokenLimit:  limits.make("token", d.Config.RateLimitToken),
-		signupLimit: limits.make("signup", d.Config.RateLimitSignup),
-		updateLimit: limits.make("user_update", d.Config.RateLimitUserUpdate),
-		verifyLimit: limits.make("verify", d.Config.RateLimitVerify),
-		allowList:   compileAllowList(d.Config.URIAllowList),
-		ottKey:      ottKeyFrom(d.Config.JWTSecret),
-		mfa:         newMFALimits(limits, d.Config),
-		mailer:      d.Mailer,
-		mailLimit:   limits.make("email_sent", d.Config.RateLimitEmailSent),
-		observe:     observe,
+		cfg:             d.Config,
+		pool:            d.Pool,
+		verifier:        v,
+		log:             log,
+		now:             func() time.Time { return now().UTC() },
+		issuer:          issuerFor(d.Config.SiteURL),
+		dummyHash:       dummy,
+		tokenLimit:      limits.make("token", d.Config.RateLimitToken),
+		signupLimit:     limits.make("signup", d.Config.RateLimitSignup),
+		updateLimit:     limits.make("user_update", d.Config.RateLimitUserUpdate),
+		verifyLimit:     limits.make("verify", d.Config.RateLimitVerify),
+		allowList:       allowList,
+		ottKey:          ottKeyFrom(d.Config.JWTSecret),
+		mfa:             newMFALimits(limits, d.Config),
+		mailer:          d.Mailer,
+		mailLimit:       limits.make("email_sent", d.Config.RateLimitEmailSent),
+		otpLimit:        limits.make("otp", d.Config.Security.RateLimitOTP),
+		otpAddressLimit: limits.make("otp_address", d.Config.Security.RateLimitOTPAddress),
+		otpMaxAttempts:  d.Config.Security.OTPMaxAttempts,
+		observe:         observe,
 	}, nil
 }
 
@@ -173,7 +190,7 @@ func (a *API) SweepRateLimits(ctx context.Context, every time.Duration) {
 			return
 		case <-t.C:
 		}
-		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit, a.verifyLimit, a.mfa.challenge, a.mfa.verify} {
+		for _, l := range []*limiter{a.tokenLimit, a.signupLimit, a.updateLimit, a.mailLimit, a.verifyLimit, a.mfa.challenge, a.mfa.verify, a.otpLimit, a.otpAddressLimit} {
 			if err := l.sweep(ctx); err != nil && ctx.Err() == nil {
 				a.log.WarnContext(ctx, "auth: rate-limit sweep failed", "err", err)
 			}
@@ -235,7 +252,7 @@ func (a *API) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	if err == nil || errors.As(err, &ae) || errors.Is(err, errNotFound) {
 		return err
 	}
-	if db.ConnectionLost(err) {
+	if db.ConnectionLost(err) || errors.Is(err, context.Canceled) {
 		return translate("transaction", err)
 	}
 	return err

@@ -1,9 +1,11 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
@@ -18,6 +20,14 @@ type generateLinkParams struct {
 	Password   string         `json:"password"`
 	Data       map[string]any `json:"data"`
 	RedirectTo string         `json:"redirect_to"`
+}
+
+// linkRequest is a checked generate_link request.
+type linkRequest struct {
+	typ, email, newEmail string
+	hash                 string // bcrypt of the password, for signup and magiclink
+	data                 map[string]any
+	redirect             string
 }
 
 // adminGenerateLink handles POST /admin/generate_link
@@ -36,128 +46,17 @@ func (a *API) adminGenerateLink(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var p generateLinkParams
-	if err := a.decodeBody(c, &p); err != nil {
-		return err
-	}
-	email, err := normaliseEmail(p.Email)
+	r, err := a.parseLinkRequest(c)
 	if err != nil {
 		return err
 	}
-	switch p.Type {
-	case vtSignup, vtInvite, vtMagicLink, vtRecovery, "email_change_current", "email_change_new":
-	default:
-		return badRequest(codeValidationFailed, "Invalid email action link type requested: %s", p.Type)
-	}
-	if err := checkMetadata(p.Data); err != nil {
-		return err
-	}
-	if p.Type == "email_change_current" && !a.cfg.MailerSecureEmailChange {
-		return badRequest(codeValidationFailed, "Enable secure email change to generate link for current email")
-	}
-	var newEmail, hash string
-	if strings.HasPrefix(p.Type, "email_change") {
-		if strings.TrimSpace(p.NewEmail) == "" {
-			return badRequest(codeValidationFailed, "The new email address provided is invalid")
-		}
-		if newEmail, err = normaliseEmail(p.NewEmail); err != nil {
-			return err
-		}
-	}
-	if p.Type == vtSignup {
-		if p.Password == "" {
-			return badRequest(codeValidationFailed, "Signup requires a valid password")
-		}
-	}
-	if p.Password != "" && (p.Type == vtSignup || p.Type == vtMagicLink) {
-		if err := a.checkPassword(p.Password); err != nil {
-			return err
-		}
-		if hash, err = a.hashPassword(p.Password); err != nil {
-			return err
-		}
-	}
 	ctx := c.Request().Context()
-	redirect := a.referrer(c, "")
-	if a.redirectAllowed(p.RedirectTo) {
-		redirect = a.redirectTarget(p.RedirectTo)
-	}
-	cl := clientOf(c)
 	var u *user
 	var t *emailToken
 	err = a.tx(ctx, func(tx pgx.Tx) error {
-		now := a.now()
 		var err error
-		if p.Type == vtMagicLink {
-			// A magic link for an unknown address signs it up, as GoTrue's
-			// does: the link is then a confirmation (type signup).
-			if _, err := userByEmail(ctx, tx, email); errors.Is(err, errNotFound) {
-				p.Type = vtSignup
-			} else if err != nil {
-				return err
-			}
-		}
-		switch p.Type {
-		case vtInvite:
-			u, t, err = a.inviteToken(ctx, tx, email, p.Data, redirect, now)
-			return err
-		case vtSignup:
-			u, err = userByEmail(ctx, tx, email)
-			switch {
-			case err == nil && u.EmailConfirmedAt != nil:
-				return unprocessable(codeEmailExists, "A user with this email address has already been registered")
-			case errors.Is(err, errNotFound):
-				if _, err := tx.Exec(ctx, `SELECT set_config($1, 'on', true)`, adminCreateMarker); err != nil {
-					return translate("mark admin create", err)
-				}
-				u, err = insertUser(ctx, tx, newUser{Email: email, PasswordHash: hash, UserMetadata: p.Data, Now: now, Unconfirmed: true})
-				if err != nil {
-					return emailExists(err)
-				}
-				if _, err := tx.Exec(ctx, `SELECT set_config($1, '', true)`, adminCreateMarker); err != nil {
-					return translate("unmark admin create", err)
-				}
-			case err != nil:
-				return err
-			}
-			t = &emailToken{typ: ottConfirmation, verify: vtSignup, to: email, redirectTo: redirect}
-			if err := a.issue(ctx, tx, u, t, now); err != nil {
-				return err
-			}
-			return stampSent(ctx, tx, u.ID, "confirmation_sent_at", now)
-		}
-		if u, err = userByEmail(ctx, tx, email); err != nil {
-			return err
-		}
-		switch p.Type {
-		case vtMagicLink, vtRecovery:
-			t = &emailToken{typ: ottRecovery, verify: p.Type, to: email, redirectTo: redirect}
-			if err := a.issue(ctx, tx, u, t, now); err != nil {
-				return err
-			}
-			return stampSent(ctx, tx, u.ID, "recovery_sent_at", now)
-		default:
-			if newEmail == u.Email {
-				return unprocessable(codeEmailExists, "A user with this email address has already been registered")
-			}
-			var taken bool
-			if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM auth.users WHERE email = $1 AND is_sso_user = false)`,
-				newEmail).Scan(&taken); err != nil {
-				return translate("check email", err)
-			}
-			if taken {
-				return unprocessable(codeEmailExists, "A user with this email address has already been registered")
-			}
-			if _, err := tx.Exec(ctx, `UPDATE auth.users SET email_change = $2, email_change_sent_at = $3,
-				email_change_confirm_status = 0 WHERE id = $1::uuid`, u.ID, newEmail, now); err != nil {
-				return translate("start email change", err)
-			}
-			t = &emailToken{typ: ottEmailChangeNew, verify: vtEmailChange, to: newEmail, redirectTo: redirect}
-			if p.Type == "email_change_current" {
-				t.typ, t.to = ottEmailChangeCurrent, u.Email
-			}
-			return a.issue(ctx, tx, u, t, now)
-		}
+		u, t, err = a.generateLink(ctx, tx, r, a.now())
+		return err
 	})
 	if errors.Is(err, errNotFound) {
 		return apierr.New(http.StatusNotFound, codeUserNotFound, "User with this email not found")
@@ -165,7 +64,7 @@ func (a *API) adminGenerateLink(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := insertAudit(ctx, a.pool, a.adminAudit(act, "user_link_generated", u, cl)); err != nil {
+	if err := insertAudit(ctx, a.pool, a.adminAudit(act, "user_link_generated", u, clientOf(c))); err != nil {
 		return err
 	}
 	if u, err = userByID(ctx, a.pool, u.ID, false); err != nil {
@@ -181,4 +80,123 @@ func (a *API) adminGenerateLink(c *echo.Context) error {
 	out["redirect_to"] = t.redirectTo
 	out["verification_type"] = t.verify
 	return c.JSON(http.StatusOK, out)
+}
+
+// parseLinkRequest checks the body in GoTrue's order.
+func (a *API) parseLinkRequest(c *echo.Context) (linkRequest, error) {
+	var p generateLinkParams
+	if err := a.decodeBody(c, &p); err != nil {
+		return linkRequest{}, err
+	}
+	email, err := normaliseEmail(p.Email)
+	if err != nil {
+		return linkRequest{}, err
+	}
+	switch p.Type {
+	case vtSignup, vtInvite, vtMagicLink, vtRecovery, "email_change_current", "email_change_new":
+	default:
+		return linkRequest{}, badRequest(codeValidationFailed, "Invalid email action link type requested: %s", p.Type)
+	}
+	if err := checkMetadata(p.Data); err != nil {
+		return linkRequest{}, err
+	}
+	if p.Type == "email_change_current" && !a.cfg.MailerSecureEmailChange {
+		return linkRequest{}, badRequest(codeValidationFailed, "Enable secure email change to generate link for current email")
+	}
+	r := linkRequest{typ: p.Type, email: email, data: p.Data, redirect: a.referrer(c, "")}
+	if a.redirectAllowed(p.RedirectTo) {
+		r.redirect = a.redirectTarget(p.RedirectTo)
+	}
+	if strings.HasPrefix(p.Type, "email_change") {
+		if strings.TrimSpace(p.NewEmail) == "" {
+			return linkRequest{}, badRequest(codeValidationFailed, "The new email address provided is invalid")
+		}
+		if r.newEmail, err = normaliseEmail(p.NewEmail); err != nil {
+			return linkRequest{}, err
+		}
+	}
+	if p.Type == vtSignup && p.Password == "" {
+		return linkRequest{}, badRequest(codeValidationFailed, "Signup requires a valid password")
+	}
+	if p.Password != "" && (p.Type == vtSignup || p.Type == vtMagicLink) {
+		if err := a.checkPassword(p.Password); err != nil {
+			return linkRequest{}, err
+		}
+		if r.hash, err = a.hashPassword(p.Password); err != nil {
+			return linkRequest{}, err
+		}
+	}
+	return r, nil
+}
+
+// generateLink makes the link of r's type, one function per kind.
+func (a *API) generateLink(ctx context.Context, tx pgx.Tx, r linkRequest, now time.Time) (*user, *emailToken, error) {
+	if r.typ == vtMagicLink {
+		// A magic link for an unknown address signs it up, as GoTrue's
+		// does: the link is then a confirmation (type signup).
+		if _, err := userByEmail(ctx, tx, r.email); errors.Is(err, errNotFound) {
+			r.typ = vtSignup
+		} else if err != nil {
+			return nil, nil, err
+		}
+	}
+	switch r.typ {
+	case vtInvite:
+		return a.inviteToken(ctx, tx, r.email, r.data, r.redirect, now)
+	case vtSignup:
+		return a.signupLink(ctx, tx, r, now)
+	}
+	u, err := userByEmail(ctx, tx, r.email)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.typ == vtMagicLink || r.typ == vtRecovery {
+		t := &emailToken{typ: ottRecovery, verify: r.typ, to: r.email, redirectTo: r.redirect}
+		if err := a.issue(ctx, tx, u, t, now); err != nil {
+			return nil, nil, err
+		}
+		return u, t, stampSent(ctx, tx, u.ID, "recovery_sent_at", now)
+	}
+	return a.emailChangeLink(ctx, tx, u, r, now)
+}
+
+// signupLink confirms an unconfirmed user, made here (without an invite
+// code, as an admin may) when the address is new.
+func (a *API) signupLink(ctx context.Context, tx pgx.Tx, r linkRequest, now time.Time) (*user, *emailToken, error) {
+	u, err := userByEmail(ctx, tx, r.email)
+	switch {
+	case err == nil && u.EmailConfirmedAt != nil:
+		return nil, nil, unprocessable(codeEmailExists, "A user with this email address has already been registered")
+	case errors.Is(err, errNotFound):
+		err = asAdmin(ctx, tx, func() (err error) {
+			u, err = insertUser(ctx, tx, newUser{Email: r.email, PasswordHash: r.hash, UserMetadata: r.data, Now: now, Unconfirmed: true})
+			return err
+		})
+		if err != nil {
+			return nil, nil, emailExists(err)
+		}
+	case err != nil:
+		return nil, nil, err
+	}
+	t := &emailToken{typ: ottConfirmation, verify: vtSignup, to: r.email, redirectTo: r.redirect}
+	if err := a.issue(ctx, tx, u, t, now); err != nil {
+		return nil, nil, err
+	}
+	return u, t, stampSent(ctx, tx, u.ID, "confirmation_sent_at", now)
+}
+
+// emailChangeLink records the change as PUT /user does (emailchange.go)
+// and makes the one side's link asked for.
+func (a *API) emailChangeLink(ctx context.Context, tx pgx.Tx, u *user, r linkRequest, now time.Time) (*user, *emailToken, error) {
+	if err := checkNewEmail(ctx, tx, u, r.newEmail); err != nil {
+		return nil, nil, err
+	}
+	if err := recordEmailChange(ctx, tx, u.ID, r.newEmail, now); err != nil {
+		return nil, nil, err
+	}
+	t := &emailToken{typ: ottEmailChangeNew, verify: vtEmailChange, to: r.newEmail, redirectTo: r.redirect}
+	if r.typ == "email_change_current" {
+		t.typ, t.to = ottEmailChangeCurrent, u.Email
+	}
+	return u, t, a.issue(ctx, tx, u, t, now)
 }

@@ -49,7 +49,7 @@ func (a *API) invite(c *echo.Context) error {
 	if err := checkMetadata(p.Data); err != nil {
 		return err
 	}
-	ctx, err := a.startMailing(c, "invite")
+	ctx, err := a.startMailing(c)
 	if err != nil {
 		return err
 	}
@@ -66,6 +66,7 @@ func (a *API) invite(c *echo.Context) error {
 		return insertAudit(ctx, tx, a.adminAudit(act, actionUserInvited, u, cl))
 	})
 	if err != nil {
+		a.mailUnused(ctx)
 		return err
 	}
 	a.sendToken(ctx, mail.KindInvite, t, u.Email, "")
@@ -82,13 +83,10 @@ func (a *API) inviteToken(ctx context.Context, tx pgx.Tx, email string, data map
 			return nil, nil, unprocessable(codeEmailExists, "A user with this email address has already been registered")
 		}
 	case errors.Is(err, errNotFound):
-		if _, err := tx.Exec(ctx, `SELECT set_config($1, 'on', true)`, adminCreateMarker); err != nil {
-			return nil, nil, translate("mark admin create", err)
-		}
-		u, err = insertUser(ctx, tx, newUser{Email: email, UserMetadata: data, Now: now, Unconfirmed: true, Invited: true})
-		if _, rerr := tx.Exec(ctx, `SELECT set_config($1, '', true)`, adminCreateMarker); err == nil && rerr != nil {
-			err = translate("unmark admin create", rerr)
-		}
+		err = asAdmin(ctx, tx, func() (err error) {
+			u, err = insertUser(ctx, tx, newUser{Email: email, UserMetadata: data, Now: now, Unconfirmed: true, Invited: true})
+			return err
+		})
 		if err != nil {
 			return nil, nil, emailExists(err)
 		}
@@ -99,8 +97,11 @@ func (a *API) inviteToken(ctx context.Context, tx pgx.Tx, email string, data map
 	if err := a.issue(ctx, tx, u, t, now); err != nil {
 		return nil, nil, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE auth.users SET invited_at = $2, confirmation_sent_at = $2 WHERE id = $1::uuid`, u.ID, now); err != nil {
-		return nil, nil, translate("stamp invite", err)
+	if err := stampSent(ctx, tx, u.ID, "invited_at", now); err != nil {
+		return nil, nil, err
+	}
+	if err := stampSent(ctx, tx, u.ID, "confirmation_sent_at", now); err != nil {
+		return nil, nil, err
 	}
 	u, err = userByID(ctx, tx, u.ID, false)
 	return u, t, err

@@ -325,42 +325,8 @@ func (a *API) verifyFactor(c *echo.Context) error {
 	// expired challenge's deletion is kept.
 	var refused error
 	err = a.tx(ctx, func(tx pgx.Tx) error {
-		f, err := factorOf(ctx, tx, caller.user.ID, f.ID, true)
-		if err != nil {
-			return err
-		}
-		ch, err := challengeOf(ctx, tx, f.ID, strings.ToLower(p.ChallengeID))
-		if errors.Is(err, errNotFound) {
-			return errChallengeNotFound()
-		}
-		if err != nil {
-			return err
-		}
-		now := a.now()
-		if ch.VerifiedAt != nil || ch.IP != challengeIP(cl.IP) {
-			return unprocessable(codeMFAIPAddressMismatch, "Challenge and verify IP addresses mismatch.")
-		}
-		if now.After(ch.CreatedAt.Add(mfaChallengeExpiry)) {
-			refused = unprocessable(codeMFAChallengeExpired,
-				"MFA challenge %s has expired, verify against another challenge or create a new challenge.", ch.ID)
-			return deleteChallenge(ctx, tx, ch.ID)
-		}
-		step, ok := acceptTOTP(f.secret, p.Code, now, f.lastStep)
-		if !ok {
-			refused = unprocessable(codeMFAVerificationFailed, "Invalid TOTP code entered")
-			return nil
-		}
-		if err := a.raise(ctx, tx, caller, f, ch, step, cl, now); errors.Is(err, errStepUsed) {
-			refused = unprocessable(codeMFAVerificationFailed, "Invalid TOTP code entered")
-			return errStepUsed // roll back the challenge's verification
-		} else if err != nil {
-			return err
-		}
-		u, err := userByID(ctx, tx, caller.user.ID, false)
-		if err != nil {
-			return err
-		}
-		resp, err = a.issueRaised(ctx, tx, u, caller.sessionID, now)
+		var err error
+		resp, refused, err = a.checkFactorCode(ctx, tx, caller, f.ID, p, cl)
 		return err
 	})
 	if errors.Is(err, errNotFound) {

@@ -12,8 +12,6 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/labstack/echo/v5"
-
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/mail"
 )
@@ -33,7 +31,7 @@ import (
 // is an HMAC of address and code under a key derived from JWT_SECRET, and
 // only its SHA-256 is stored: without the secret, a copy of the database
 // yields neither a link nor a code. Guessing online is bounded by
-// RATE_LIMIT_VERIFY per client.
+// RATE_LIMIT_VERIFY per client and OTP_MAX_ATTEMPTS per code (attempts.go).
 
 // Token kinds (GoTrue's one_time_token_type).
 const (
@@ -96,46 +94,6 @@ func ottKeyFrom(secret string) []byte {
 	return m.Sum(nil)
 }
 
-// putToken stores the user's token of kind typ, replacing an older one.
-func putToken(ctx context.Context, q dbtx, userID, typ, hash, relatesTo string, now time.Time) error {
-	_, err := q.Exec(ctx, `INSERT INTO auth.one_time_tokens (user_id, token_type, token_hash, relates_to, created_at, updated_at)
-		VALUES ($1::uuid, $2, $3, $4, $5, $5)
-		ON CONFLICT (user_id, token_type) DO UPDATE
-		SET token_hash = EXCLUDED.token_hash, relates_to = EXCLUDED.relates_to,
-		    created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at`,
-		userID, typ, hash, relatesTo, now)
-	return translate("store one-time token", err)
-}
-
-// takeToken deletes and returns the live token whose stored hash is hash
-// (or its PKCE form) among types, sent after notBefore; relatesTo, when set, must
-// be the address it was sent to. errNotFound covers unknown, used and
-// expired tokens alike.
-func takeToken(ctx context.Context, q dbtx, hash string, types []string, relatesTo string, notBefore time.Time) (userID, typ string, pkce bool, err error) {
-	if len(hash) > 200 {
-		return "", "", false, errNotFound
-	}
-	err = q.QueryRow(ctx, `DELETE FROM auth.one_time_tokens
-		WHERE token_hash IN ($1::text, $2::text || $1::text) AND token_type = ANY($3)
-		  AND created_at > $4 AND ($5::text = '' OR relates_to = $5::text)
-		RETURNING user_id::text, token_type, token_hash <> $1::text`,
-		hash, pkcePrefix, types, notBefore, relatesTo).Scan(&userID, &typ, &pkce)
-	return userID, typ, pkce, translate("take one-time token", err)
-}
-
-// hasToken reports whether the user holds a token of kind typ.
-func hasToken(ctx context.Context, q dbtx, userID, typ string) (bool, error) {
-	var ok bool
-	err := q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM auth.one_time_tokens WHERE user_id = $1::uuid AND token_type = $2)`,
-		userID, typ).Scan(&ok)
-	return ok, translate("read one-time token", err)
-}
-
-func dropTokens(ctx context.Context, q dbtx, userID string, types ...string) error {
-	_, err := q.Exec(ctx, `DELETE FROM auth.one_time_tokens WHERE user_id = $1::uuid AND token_type = ANY($2)`, userID, types)
-	return translate("drop one-time tokens", err)
-}
-
 // emailToken is a token about to be mailed.
 type emailToken struct {
 	// typ is the token kind, verify the link's verification type ("" for a
@@ -168,25 +126,12 @@ func (a *API) issue(ctx context.Context, q dbtx, u *user, t *emailToken, now tim
 		if redirect == "" {
 			redirect = a.cfg.SiteURL
 		}
-		v := url.Values{"token": {carried}, "type": {t.verify}, "redirect_to": {redirect}}
-		t.link = a.issuer + "/verify?" + v.Encode()
+		// GoTrue's parameter order (token, type, redirect_to), which
+		// url.Values.Encode would sort away; values stay query-escaped.
+		t.link = a.issuer + "/verify?token=" + url.QueryEscape(carried) + "&type=" + url.QueryEscape(t.verify) +
+			"&redirect_to=" + url.QueryEscape(redirect)
 	}
 	return nil
-}
-
-// sentColumnOf is the auth.users column recording when a token of a kind
-// was last mailed; it outlives the token, which is deleted when used.
-var sentColumnOf = map[string]string{
-	ottRecovery: "recovery_sent_at", ottConfirmation: "confirmation_sent_at",
-	ottEmailChangeNew: "email_change_sent_at", ottEmailChangeCurrent: "email_change_sent_at",
-	ottReauthentication: "reauthentication_sent_at",
-}
-
-// lastSent is when u was last mailed a token of kind typ, nil if never.
-func lastSent(ctx context.Context, q dbtx, userID, typ string) (*time.Time, error) {
-	var t *time.Time
-	err := q.QueryRow(ctx, `SELECT `+sentColumnOf[typ]+` FROM auth.users WHERE id = $1::uuid`, userID).Scan(&t)
-	return t, translate("read sent time", err)
 }
 
 // tooSoon returns GoTrue's 429 when u was mailed a token of kind typ
@@ -200,27 +145,6 @@ func (a *API) tooSoon(ctx context.Context, q dbtx, userID, typ string, now time.
 		secs := int(wait.Seconds() + 0.999)
 		return apierr.New(http.StatusTooManyRequests, codeOverEmailSendRateLimit,
 			"For security purposes, you can only request this after %d seconds.", secs)
-	}
-	return nil
-}
-
-// chargeMail takes one mail from the instance-wide RATE_LIMIT_EMAIL_SENT.
-func (a *API) chargeMail(ctx context.Context) error {
-	ok, _, err := a.mailLimit.allow(ctx, "email")
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return apierr.New(http.StatusTooManyRequests, codeOverEmailSendRateLimit, "Email rate limit exceeded")
-	}
-	return nil
-}
-
-// requireMailer refuses a flow that must send mail when mail is off.
-func (a *API) requireMailer(what string) error {
-	if a.mailer == nil {
-		return apierr.New(http.StatusInternalServerError, "unexpected_failure",
-			"Error sending %s email: mail is not configured (set SMTP_HOST)", what)
 	}
 	return nil
 }
@@ -251,28 +175,4 @@ func (a *API) sendToken(reqCtx context.Context, kind mail.Kind, t *emailToken, e
 			a.log.ErrorContext(ctx, "auth: sending mail failed", "kind", string(kind), "err", err)
 		}
 	}()
-}
-
-// mailingContext is the context of a request that mails a link or a code:
-// the request's values without its cancellation. A member who closes the
-// page right after asking must still get the mail, and once the mail
-// budget is charged the token and its mail must not be cut apart by a
-// client that went away. The database's statement timeout still bounds
-// the work.
-func mailingContext(c *echo.Context) context.Context {
-	return context.WithoutCancel(c.Request().Context())
-}
-
-// startMailing readies a request that must mail a link or a code (what
-// names the mail in the error when mail is off): it returns the request's
-// mailingContext, with one mail charged to RATE_LIMIT_EMAIL_SENT.
-func (a *API) startMailing(c *echo.Context, what string) (context.Context, error) {
-	if err := a.requireMailer(what); err != nil {
-		return nil, err
-	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
-		return nil, err
-	}
-	return ctx, nil
 }

@@ -1,12 +1,9 @@
 package auth
 
 import (
-	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"net/http"
 	"strings"
@@ -103,47 +100,6 @@ func methodFor(verifyType string) string {
 	return methodRecovery
 }
 
-// saveFlowState replaces the member's pending flow state of method with a
-// new one for challenge. Its auth code is empty until /verify issues one.
-func saveFlowState(ctx context.Context, q dbtx, userID string, p *pkceChallenge, method string, now time.Time) error {
-	if _, err := q.Exec(ctx, `DELETE FROM auth.flow_state WHERE user_id = $1::uuid AND authentication_method = $2`,
-		userID, method); err != nil {
-		return translate("replace flow state", err)
-	}
-	_, err := q.Exec(ctx, `INSERT INTO auth.flow_state (id, user_id, auth_code, code_challenge_method, code_challenge,
-		provider_type, created_at, updated_at, authentication_method)
-		VALUES (gen_random_uuid(), $1::uuid, '', $2, $3, $4, $5, $5, $4)`,
-		userID, p.method, p.challenge, method, now)
-	return translate("save flow state", err)
-}
-
-// issueAuthCode gives the member's pending flow state of method a fresh
-// one-time code and returns it; errFlowStateNotFound when there is none.
-func issueAuthCode(ctx context.Context, q dbtx, userID, method string, now time.Time) (string, error) {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		return "", err
-	}
-	code := base64.RawURLEncoding.EncodeToString(b)
-	tag, err := q.Exec(ctx, `UPDATE auth.flow_state SET auth_code = $3, auth_code_issued_at = $4, updated_at = $4
-		WHERE id = (SELECT id FROM auth.flow_state WHERE user_id = $1::uuid AND authentication_method = $2
-		             ORDER BY created_at DESC LIMIT 1)`,
-		userID, method, hashCode(code), now)
-	if err != nil {
-		return "", translate("issue auth code", err)
-	}
-	if tag.RowsAffected() == 0 {
-		return "", errFlowStateNotFound
-	}
-	return code, nil
-}
-
-// hashCode is how auth codes are stored: SHA-256, hex.
-func hashCode(code string) string {
-	sum := sha256.Sum256([]byte(code))
-	return hex.EncodeToString(sum[:])
-}
-
 type pkceGrantParams struct {
 	AuthCode     string `json:"auth_code"`
 	CodeVerifier string `json:"code_verifier"`
@@ -166,20 +122,15 @@ func (a *API) pkceGrant(c *echo.Context) error {
 	var resp *sessionResponse
 	var refusal error
 	err := a.tx(ctx, func(tx pgx.Tx) error {
-		var id, userID, method string
-		var issued *time.Time
-		ch := &pkceChallenge{}
-		err := tx.QueryRow(ctx, `SELECT id::text, user_id::text, code_challenge, code_challenge_method, auth_code_issued_at,
-			authentication_method
-			FROM auth.flow_state WHERE auth_code = $1 AND auth_code <> '' AND user_id IS NOT NULL FOR UPDATE`,
-			hashCode(p.AuthCode)).Scan(&id, &userID, &ch.challenge, &ch.method, &issued, &method)
+		fs, err := flowStateByCode(ctx, tx, p.AuthCode)
 		if err != nil {
-			return translate("find flow state", err)
+			return err
 		}
+		id, userID, method, ch := fs.id, fs.userID, fs.method, &fs.challenge
 		now := a.now()
-		if issued == nil || now.After(issued.Add(flowStateExpiry)) {
-			if _, err := tx.Exec(ctx, `DELETE FROM auth.flow_state WHERE id = $1::uuid`, id); err != nil {
-				return translate("drop expired flow state", err)
+		if fs.issued == nil || now.After(fs.issued.Add(flowStateExpiry)) {
+			if err := deleteFlowState(ctx, tx, id); err != nil {
+				return err
 			}
 			refusal = apierr.New(http.StatusUnprocessableEntity, codeFlowStateExpired, "invalid flow state, flow state has expired")
 			return nil
@@ -188,8 +139,8 @@ func (a *API) pkceGrant(c *echo.Context) error {
 			refusal = badRequest(codeBadCodeVerifier, "code challenge does not match previously saved code verifier")
 			return nil
 		}
-		if _, err := tx.Exec(ctx, `DELETE FROM auth.flow_state WHERE id = $1::uuid`, id); err != nil {
-			return translate("use flow state", err)
+		if err := deleteFlowState(ctx, tx, id); err != nil {
+			return err
 		}
 		u, err := userByID(ctx, tx, userID, true)
 		if err != nil {

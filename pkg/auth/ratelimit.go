@@ -167,3 +167,19 @@ func (l *limiter) check(ctx context.Context, ip string) error {
 	return apierr.New(http.StatusTooManyRequests, codeOverRequestRateLimit, "Request rate limit reached").
 		WithHeader("Retry-After", strconv.FormatInt(secs, 10))
 }
+
+// refund puts back a token taken for key (never above the burst), for a
+// request that turned out not to use what it was charged.
+func (l *limiter) refund(ctx context.Context, key string) error {
+	if l.pool != nil {
+		_, err := l.pool.Exec(ctx, `UPDATE auth.rate_limits SET tokens = least($3, tokens + 1) WHERE bucket = $1 AND key = $2`,
+			l.name, key, l.burst)
+		return translate("rate limit refund", err)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if b, ok := l.buckets[key]; ok {
+		b.tokens = math.Min(l.burst, b.tokens+1)
+	}
+	return nil
+}

@@ -43,7 +43,7 @@ func (a *API) reauthenticate(c *echo.Context) error {
 	if p.user.EmailConfirmedAt == nil {
 		return unprocessable(codeEmailNotConfirmed, "Please verify your email first.")
 	}
-	ctx, err := a.startMailing(c, "reauthentication")
+	ctx, err := a.startPublicMailing(c, "")
 	if err != nil {
 		return err
 	}
@@ -63,6 +63,7 @@ func (a *API) reauthenticate(c *echo.Context) error {
 		return insertAudit(ctx, tx, a.audit(p.user, actionReauthenticate, logUser, cl))
 	})
 	if err != nil {
+		a.mailUnused(ctx)
 		return err
 	}
 	a.sendToken(ctx, mail.KindReauthentication, t, p.user.Email, "")

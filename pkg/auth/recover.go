@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
@@ -42,8 +41,9 @@ type recoverParams struct {
 // not the address belongs to a member, is banned, or was mailed moments ago
 // (GoTrue answers that last case with a 429, which tells that the address
 // exists; here the mail is just not sent again). The mail goes out after
-// the response, so timing does not tell either. Only the instance-wide
-// RATE_LIMIT_EMAIL_SENT is reported, and it is charged for every request.
+// the response, so timing does not tell either. The limits (per IP, per
+// address, the instance's mail budget) answer every address alike, and the
+// budget pays only for mail sent (mailbudget.go).
 func (a *API) recover(c *echo.Context) error {
 	var p recoverParams
 	if err := a.decodeBody(c, &p); err != nil {
@@ -60,15 +60,14 @@ func (a *API) recover(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := mailingContext(c)
-	if err := a.chargeMail(ctx); err != nil {
+	ctx, err := a.startPublicMailing(c, email)
+	if err != nil {
 		return err
 	}
-	if a.mailer == nil {
-		a.log.WarnContext(ctx, "auth: password recovery requested but mail is off (set SMTP_HOST)")
-		return c.JSON(http.StatusOK, map[string]any{})
-	}
 	t, u, err := a.recoveryToken(ctx, email, a.referrer(c, ""), clientOf(c), true, pkce)
+	if t == nil {
+		a.mailUnused(ctx)
+	}
 	if err != nil && !errors.Is(err, errNotFound) {
 		return err
 	}
@@ -146,16 +145,3 @@ func (a *API) WaitMail() { a.mailWG.Wait() }
 
 // pkcePrefix marks a stored token of the PKCE flow, as GoTrue marks them.
 const pkcePrefix = "pkce_"
-
-// sentColumns are the auth.users columns stampSent may set.
-var sentColumns = map[string]bool{"recovery_sent_at": true, "confirmation_sent_at": true,
-	"email_change_sent_at": true, "reauthentication_sent_at": true, "invited_at": true}
-
-// stampSent records when a mail of the user went out, in GoTrue's column.
-func stampSent(ctx context.Context, q dbtx, userID, column string, now time.Time) error {
-	if !sentColumns[column] {
-		return fmt.Errorf("auth: no such sent column %q", column)
-	}
-	_, err := q.Exec(ctx, `UPDATE auth.users SET `+column+` = $2 WHERE id = $1::uuid`, userID, now)
-	return translate("stamp "+column, err)
-}

@@ -1,89 +1,58 @@
 package auth
 
 import (
-	"net"
 	"net/url"
-	"regexp"
 	"strings"
 
-	"github.com/gobwas/glob"
 	"github.com/labstack/echo/v5"
 )
 
-// Redirects after a mailed link, as GoTrue decides them: the redirect_to a
-// client asks for is honoured when it points back at SITE_URL's site (same
-// scheme, host and port; any port on a loopback host, for native apps per
-// RFC 8252) or matches a URI_ALLOW_LIST pattern; anything else falls back
-// to SITE_URL. Patterns are globs whose * stops at "." and "/" and whose **
-// does not (gobwas/glob with GoTrue's separators), matched against the URL
-// without its fragment. Hosts written as bare decimal numbers, IP literals
-// other than loopback, and http(s) hosts with unusual characters are
-// refused before the list is consulted, as GoTrue refuses them.
-
-var (
-	decimalHostRE = regexp.MustCompile(`^[0-9]+$`)
-	regularHostRE = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$`)
-)
-
-// compileAllowList compiles URI_ALLOW_LIST (config has checked each).
-func compileAllowList(patterns []string) []glob.Glob {
-	var out []glob.Glob
-	for _, p := range patterns {
-		if g, err := glob.Compile(p, '.', '/'); err == nil {
-			out = append(out, g)
-		}
-	}
-	return out
-}
+// Redirects after a mailed link. A redirect_to is honoured when it points
+// back at SITE_URL's site (same scheme, host and port), is an http(s)
+// loopback IP literal on any port (native apps, RFC 8252), or matches a
+// URI_ALLOW_LIST pattern; anything else falls back to SITE_URL, as GoTrue
+// does.
+//
+// Patterns are matched against the parsed URL, never the raw string
+// (security review H2: the string glob let "https://0x5db8d822?.allowed.example/x"
+// pass "https://*.allowed.example/**", and a browser reads that host as an
+// IPv4 address). A target is first read the way Go reads it, and refused
+// wherever a browser (WHATWG URL) could read it differently: userinfo,
+// backslashes, control characters, non-ASCII or percent signs in the host,
+// a missing "//", dot segments in the path, and hosts a browser would parse
+// as an IPv4 address (hex, octal, short forms) unless a pattern names that
+// host literally. The scheme is compared exactly, so a custom app scheme is
+// only ever allowed when the list names it. The matching is in
+// redirect_match.go.
 
 // redirectAllowed reports whether raw may receive a session or a code.
 func (a *API) redirectAllowed(raw string) bool {
-	if raw == "" || strings.ContainsFunc(raw, func(r rune) bool { return r <= 0x20 || r == 0x7f }) {
-		return false
-	}
-	site, err := url.Parse(a.cfg.SiteURL)
-	if err != nil {
-		return false
-	}
-	u, perr := url.Parse(raw)
-	if perr != nil {
-		// A custom app scheme url.Parse refuses (an underscore in it) may
-		// still be on the list; an http(s) URL that does not parse may not.
-		lower := strings.ToLower(raw)
-		if strings.HasPrefix(lower, "http://") || strings.HasPrefix(lower, "https://") {
-			return false
-		}
-	} else {
-		if u.Hostname() == site.Hostname() && u.Scheme == site.Scheme &&
-			(u.Port() == site.Port() || isLoopbackHost(u.Hostname())) {
-			return true
-		}
-		scheme := strings.ToLower(u.Scheme)
-		host := u.Hostname()
-		switch {
-		case decimalHostRE.MatchString(host):
-			return false
-		case net.ParseIP(host) != nil:
-			return net.ParseIP(host).IsLoopback()
-		case (scheme == "http" || scheme == "https") && !regularHostRE.MatchString(host):
-			return false
-		}
-	}
 	bare, _, _ := strings.Cut(raw, "#")
-	for _, g := range a.allowList {
-		if g.Match(bare) {
+	if !plainURLText(bare) {
+		return false
+	}
+	for _, p := range a.allowList {
+		if p.literal == bare {
+			return true // listed verbatim, custom forms included
+		}
+	}
+	t, ok := parseTarget(bare)
+	if !ok {
+		return false
+	}
+	if site, ok := parseTarget(a.cfg.SiteURL); ok && t.scheme == site.scheme && t.host == site.host &&
+		(t.port == site.port || t.host == "localhost" || t.loopbackIP()) {
+		return true
+	}
+	if (t.scheme == "http" || t.scheme == "https") && t.loopbackIP() {
+		return true
+	}
+	for _, p := range a.allowList {
+		if p.matches(t) {
 			return true
 		}
 	}
 	return false
-}
-
-func isLoopbackHost(h string) bool {
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // redirectTarget is raw when it is allowed, else SITE_URL; the fragment is
@@ -92,12 +61,8 @@ func (a *API) redirectTarget(raw string) string {
 	if !a.redirectAllowed(raw) {
 		return a.cfg.SiteURL
 	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return raw
-	}
-	u.Fragment = ""
-	return u.String()
+	bare, _, _ := strings.Cut(raw, "#")
+	return bare
 }
 
 // referrer is where a mailed link of this request will land: redirect_to
@@ -110,4 +75,59 @@ func (a *API) referrer(c *echo.Context, body string) string {
 		}
 	}
 	return a.cfg.SiteURL
+}
+
+// plainURLText refuses what a browser strips or rewrites before parsing
+// (whitespace and control characters, backslashes, which WHATWG reads as
+// "/" in http(s) URLs) and anything outside printable ASCII.
+func plainURLText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if b := s[i]; b <= 0x20 || b >= 0x7f || b == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
+// parsedURL is a redirect target or a pattern split into what is compared.
+type parsedURL struct {
+	scheme, host, port string // lower case; port "" for the scheme's default
+	rest               string // escaped path, plus "?query" when there is one
+}
+
+// parseTarget reads raw as an absolute URL with an authority and checks
+// that a browser would read it the same way.
+func parseTarget(raw string) (parsedURL, bool) {
+	scheme, after, ok := strings.Cut(raw, "://")
+	if !ok || scheme == "" {
+		return parsedURL{}, false
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" || u.User != nil || !strings.EqualFold(u.Scheme, scheme) {
+		return parsedURL{}, false
+	}
+	authority := after
+	if i := strings.IndexAny(after, "/?#"); i >= 0 {
+		authority = after[:i]
+	}
+	if strings.ContainsAny(authority, "@%") {
+		return parsedURL{}, false
+	}
+	host := strings.ToLower(u.Hostname())
+	if !validHost(host) {
+		return parsedURL{}, false
+	}
+	s := strings.ToLower(u.Scheme)
+	port, ok := normalPort(s, u.Port())
+	if !ok || hasDotSegment(u.EscapedPath()) {
+		return parsedURL{}, false
+	}
+	r := u.EscapedPath()
+	if u.RawQuery != "" || u.ForceQuery {
+		r += "?" + u.RawQuery
+	}
+	return parsedURL{scheme: s, host: host, port: port, rest: r}, true
 }

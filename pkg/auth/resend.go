@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
 
+	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/mail"
 )
 
@@ -20,8 +21,9 @@ type resendParams struct {
 // resend handles POST /resend (supabase-js's auth.resend) for signup and
 // email_change. As GoTrue does, it answers 200 {} when there is nothing to
 // resend — no such member, already confirmed, no pending change — so the
-// answer does not tell who has an account; a request within
-// SMTP_MAX_FREQUENCY of the last mail is GoTrue's 429.
+// answer does not tell who has an account. Unlike GoTrue, a request within
+// SMTP_MAX_FREQUENCY of the last mail gets the same 200 (and no mail):
+// GoTrue's 429 there is only ever given to addresses with an account.
 func (a *API) resend(c *echo.Context) error {
 	var p resendParams
 	if err := a.decodeBody(c, &p); err != nil {
@@ -50,7 +52,7 @@ func (a *API) resend(c *echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, err := a.startMailing(c, "confirmation")
+	ctx, err := a.startPublicMailing(c, email)
 	if err != nil {
 		return err
 	}
@@ -79,11 +81,16 @@ func (a *API) resend(c *echo.Context) error {
 			if u.NewEmail == "" {
 				return nil
 			}
-			change, err = a.startEmailChange(ctx, tx, u, u.NewEmail, redirect, nil, now)
+			change, err = a.resendEmailChange(ctx, tx, u, redirect, now)
 			return err
 		}
 	})
-	if errors.Is(err, errNotFound) {
+	if login == nil && change == nil {
+		a.mailUnused(ctx)
+	}
+	if errors.Is(err, errNotFound) || isTooSoon(err) {
+		// Within SMTP_MAX_FREQUENCY too: a 429 only for addresses with
+		// something to resend would tell who has an account (review M2).
 		return c.JSON(http.StatusOK, map[string]any{})
 	}
 	if err != nil {
@@ -96,4 +103,10 @@ func (a *API) resend(c *echo.Context) error {
 		a.sendToken(ctx, mail.KindEmailChange, t, u.Email, u.NewEmail)
 	}
 	return c.JSON(http.StatusOK, map[string]any{})
+}
+
+// isTooSoon reports tooSoon's refusal.
+func isTooSoon(err error) bool {
+	var ae *apierr.Error
+	return errors.As(err, &ae) && ae.Code == codeOverEmailSendRateLimit
 }

@@ -1,7 +1,6 @@
 package auth
 
 import (
-	"context"
 	"net/http"
 	"net/mail"
 	"strings"
@@ -100,17 +99,6 @@ func (a *API) signup(c *echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, resp)
-}
-
-// inviteRule marks tx as exempt from the invite trigger when
-// INVITE_REQUIRED is off (migration 000018); with it on, nothing is set
-// and the database checks the code.
-func (a *API) inviteRule(ctx context.Context, q dbtx) error {
-	if a.cfg.InviteRequired {
-		return nil
-	}
-	_, err := q.Exec(ctx, `SELECT set_config('labelbase.invite_required', 'off', true)`)
-	return translate("mark invite rule", err)
 }
 
 // normaliseEmail trims and lower-cases an address, as GoTrue stores them,

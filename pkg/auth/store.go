@@ -17,17 +17,21 @@ import (
 	"github.com/labelbase/labelbase/pkg/db"
 )
 
-// This file holds every SQL statement of the package. Each function takes a
-// dbtx so it runs on the pool or inside a transaction alike, and each
-// returns errors already passed through translate: callers see errNotFound,
-// an *apierr.Error for the failures a client caused, or a wrapped cause
-// that the server renders as a 500.
+// This file and the *_store.go files beside it hold every SQL statement of
+// the package (the rate limiter, ratelimit.go, keeps its own buckets). Each
+// function takes a dbtx so it runs on the pool or inside a transaction
+// alike, and each returns errors already passed through translate: callers
+// see errNotFound, an *apierr.Error for the failures a client caused, or a
+// wrapped cause that the server renders as a 500.
 
 type dbtx interface {
 	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
 	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
+
+// statusClientClosed is nginx's 499, for a request whose client left.
+const statusClientClosed = 499
 
 // errNotFound is what a lookup that matched no row returns.
 var errNotFound = errors.New("auth: not found")
@@ -56,6 +60,11 @@ func translate(op string, err error) error {
 		case strings.HasPrefix(pg.Code, "22") || pg.Code == pgerrcode.StatementTooComplex:
 			return badRequest(codeValidationFailed, "Invalid input: %s", pg.Message).WithCause(err)
 		}
+	}
+	if errors.Is(err, context.Canceled) {
+		// The client went away (nginx's 499, as /rest/v1 answers): not a
+		// server fault, and nobody reads the answer.
+		return apierr.New(statusClientClosed, "request_canceled", "Request canceled").WithCause(err)
 	}
 	if db.ConnectionLost(err) {
 		// The database is restarting or unreachable: a cause outside the
@@ -234,41 +243,6 @@ func (c client) ua() any {
 	return c.UserAgent
 }
 
-// createSession starts a session for userID and returns its id and first
-// refresh token.
-func createSession(ctx context.Context, q dbtx, userID string, now time.Time, cl client, method string) (sessionID, refresh string, err error) {
-	if err := q.QueryRow(ctx, `INSERT INTO auth.sessions (id, user_id, created_at, updated_at, refreshed_at, aal, user_agent, ip)
-		VALUES (gen_random_uuid(), $1::uuid, $2, $2, $2, 'aal1', $3, $4) RETURNING id::text`,
-		userID, now, cl.ua(), cl.inet()).Scan(&sessionID); err != nil {
-		return "", "", translate("create session", err)
-	}
-	if _, err := q.Exec(ctx, `INSERT INTO auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
-		VALUES (gen_random_uuid(), $1::uuid, $2, $2, $3)`, sessionID, now, method); err != nil {
-		return "", "", translate("record session method", err)
-	}
-	refresh, err = insertRefreshToken(ctx, q, userID, sessionID, "", now)
-	return sessionID, refresh, err
-}
-
-// insertRefreshToken adds a live token to a session; parent is the token it
-// replaces, "" for a session's first.
-func insertRefreshToken(ctx context.Context, q dbtx, userID, sessionID, parent string, now time.Time) (string, error) {
-	tok, err := newRefreshToken()
-	if err != nil {
-		return "", err
-	}
-	var p any
-	if parent != "" {
-		p = parent
-	}
-	if _, err := q.Exec(ctx, `INSERT INTO auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
-		VALUES ('00000000-0000-0000-0000-000000000000', $1, $2, false, $3, $3, $4, $5::uuid)`,
-		tok, userID, now, p, sessionID); err != nil {
-		return "", translate("insert refresh token", err)
-	}
-	return tok, nil
-}
-
 // refreshToken is a row of auth.refresh_tokens.
 type refreshToken struct {
 	ID        int64
@@ -279,17 +253,6 @@ type refreshToken struct {
 	UpdatedAt time.Time
 }
 
-func refreshTokenByValue(ctx context.Context, q dbtx, tok string) (*refreshToken, error) {
-	rt := &refreshToken{}
-	err := q.QueryRow(ctx, `SELECT id, token, user_id, session_id::text, revoked, updated_at
-		FROM auth.refresh_tokens WHERE token = $1`, tok).
-		Scan(&rt.ID, &rt.Token, &rt.UserID, &rt.SessionID, &rt.Revoked, &rt.UpdatedAt)
-	if err != nil {
-		return nil, translate("find refresh token", err)
-	}
-	return rt, nil
-}
-
 // session is a row of auth.sessions.
 type session struct {
 	ID        string
@@ -298,71 +261,6 @@ type session struct {
 	NotAfter  *time.Time
 	// Method is how the session was authenticated (its amr method).
 	Method string
-}
-
-// sessionByID reads a session; forUpdate takes its row lock, which is what
-// serialises every refresh of one session.
-func sessionByID(ctx context.Context, q dbtx, id string, forUpdate bool) (*session, error) {
-	// Sessions from before migration 000011 have no recorded method: they
-	// all began with a password.
-	sql := `SELECT s.id::text, s.user_id::text, s.created_at, s.not_after,
-		coalesce((SELECT c.authentication_method FROM auth.mfa_amr_claims c
-		           WHERE c.session_id = s.id ORDER BY c.created_at LIMIT 1), 'password')
-		FROM auth.sessions s WHERE s.id = $1::uuid`
-	if forUpdate {
-		sql += ` FOR UPDATE OF s`
-	}
-	s := &session{}
-	if err := q.QueryRow(ctx, sql, id).Scan(&s.ID, &s.UserID, &s.CreatedAt, &s.NotAfter, &s.Method); err != nil {
-		return nil, translate("find session", err)
-	}
-	return s, nil
-}
-
-// activeRefreshToken returns the session's live token, the newest if a bug
-// ever left more than one.
-func activeRefreshToken(ctx context.Context, q dbtx, sessionID string) (string, error) {
-	var tok string
-	err := q.QueryRow(ctx, `SELECT token FROM auth.refresh_tokens
-		WHERE session_id = $1::uuid AND revoked = false ORDER BY id DESC LIMIT 1`, sessionID).Scan(&tok)
-	if err != nil {
-		return "", translate("find active refresh token", err)
-	}
-	return tok, nil
-}
-
-func revokeRefreshToken(ctx context.Context, q dbtx, id int64, now time.Time) error {
-	_, err := q.Exec(ctx, `UPDATE auth.refresh_tokens SET revoked = true, updated_at = $2 WHERE id = $1`, id, now)
-	return translate("revoke refresh token", err)
-}
-
-// revokeSessionTokens revokes every live token of a session, which ends it
-// for refresh purposes; the row stays for the audit trail until logout.
-func revokeSessionTokens(ctx context.Context, q dbtx, sessionID string, now time.Time) error {
-	_, err := q.Exec(ctx, `UPDATE auth.refresh_tokens SET revoked = true, updated_at = $2
-		WHERE session_id = $1::uuid AND revoked = false`, sessionID, now)
-	return translate("revoke session tokens", err)
-}
-
-func touchSession(ctx context.Context, q dbtx, sessionID string, now time.Time, cl client) error {
-	_, err := q.Exec(ctx, `UPDATE auth.sessions SET refreshed_at = $2, updated_at = $2, user_agent = $3, ip = $4
-		WHERE id = $1::uuid`, sessionID, now, cl.ua(), cl.inet())
-	return translate("touch session", err)
-}
-
-// deleteSessions ends sessions of userID (their refresh tokens go with
-// them): all of them, only keep's, or all but keep's.
-func deleteSessions(ctx context.Context, q dbtx, userID string, scope logoutScope, keep string) error {
-	var err error
-	switch scope {
-	case scopeLocal:
-		_, err = q.Exec(ctx, `DELETE FROM auth.sessions WHERE id = $1::uuid AND user_id = $2::uuid`, keep, userID)
-	case scopeOthers:
-		_, err = q.Exec(ctx, `DELETE FROM auth.sessions WHERE user_id = $1::uuid AND id <> $2::uuid`, userID, keep)
-	default:
-		_, err = q.Exec(ctx, `DELETE FROM auth.sessions WHERE user_id = $1::uuid`, userID)
-	}
-	return translate("delete sessions", err)
 }
 
 func updatePassword(ctx context.Context, q dbtx, userID, hash string, now time.Time) error {
@@ -419,4 +317,36 @@ func insertAudit(ctx context.Context, q dbtx, e auditEntry) error {
 	_, err := q.Exec(ctx, `INSERT INTO auth.audit_log_entries (instance_id, id, payload, created_at, ip_address)
 		VALUES ('00000000-0000-0000-0000-000000000000', gen_random_uuid(), $1, $2, $3)`, payload, e.Now, ip)
 	return translate("insert audit entry", err)
+}
+
+// inviteUsable asks validate_invite_code (000004), the invite trigger's
+// rule, without using the code up.
+func inviteUsable(ctx context.Context, q dbtx, code string) (bool, error) {
+	var ok bool
+	err := q.QueryRow(ctx, `SELECT (public.validate_invite_code($1) ->> 'valid')::boolean`, code).Scan(&ok)
+	return ok, translate("check invite code", err)
+}
+
+// confirmEmail marks the user's address confirmed, on the user and its
+// email identity (email_verified), as GoTrue does.
+func confirmEmail(ctx context.Context, q dbtx, userID string, now interface{}) error {
+	if _, err := q.Exec(ctx, `UPDATE auth.users SET email_confirmed_at = coalesce(email_confirmed_at, $2), updated_at = $2
+		WHERE id = $1::uuid`, userID, now); err != nil {
+		return translate("confirm email", err)
+	}
+	_, err := q.Exec(ctx, `UPDATE auth.identities
+		SET identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = $2
+		WHERE user_id = $1::uuid AND provider = 'email'`, userID, now)
+	return translate("confirm email", err)
+}
+
+// inviteRule marks tx as exempt from the invite trigger when
+// INVITE_REQUIRED is off (migration 000018); with it on, nothing is set
+// and the database checks the code.
+func (a *API) inviteRule(ctx context.Context, q dbtx) error {
+	if a.cfg.InviteRequired {
+		return nil
+	}
+	_, err := q.Exec(ctx, `SELECT set_config('labelbase.invite_required', 'off', true)`)
+	return translate("mark invite rule", err)
 }

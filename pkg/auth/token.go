@@ -1,9 +1,11 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
@@ -152,6 +154,33 @@ func errRefreshNotFound() error {
 // what keeps racing tabs, or a client that lost a response, signed in.
 // Later reuse looks like a stolen token: every token of the session is
 // revoked and the answer is refresh_token_already_used.
+// reusedRefresh handles a revoked refresh token presented again: within
+// REFRESH_TOKEN_REUSE_INTERVAL it is the session's current token (a client
+// retrying); after it, the whole session is revoked as stolen, and ""
+// says so.
+func (a *API) reusedRefresh(ctx context.Context, tx pgx.Tx, u *user, sess *session, rt *refreshToken, cl client, now time.Time) (string, error) {
+	if now.Before(rt.UpdatedAt.Add(a.cfg.RefreshTokenReuseInterval)) {
+		issued, err := activeRefreshToken(ctx, tx, sess.ID)
+		if err != nil && !errors.Is(err, errNotFound) {
+			return "", err
+		}
+		if issued != "" {
+			return issued, nil
+		}
+	}
+	if err := revokeSessionTokens(ctx, tx, sess.ID, now); err != nil {
+		return "", err
+	}
+	e := a.audit(u, actionTokenRevoked, logToken, cl)
+	e.Traits = map[string]any{"reason": "refresh_token_reuse", "session_id": sess.ID}
+	if err := insertAudit(ctx, tx, e); err != nil {
+		return "", err
+	}
+	a.log.WarnContext(ctx, "auth: refresh token reused after its reuse interval; session revoked",
+		"user_id", u.ID, "session_id", sess.ID, "refresh_token_id", rt.ID, "ip", cl.IP)
+	return "", nil
+}
+
 func (a *API) refreshGrant(c *echo.Context) error {
 	var p refreshGrantParams
 	if err := a.decodeBody(c, &p); err != nil {
@@ -194,23 +223,10 @@ func (a *API) refreshGrant(c *echo.Context) error {
 		}
 		var issued string
 		if rt.Revoked {
-			if now.Before(rt.UpdatedAt.Add(a.cfg.RefreshTokenReuseInterval)) {
-				issued, err = activeRefreshToken(ctx, tx, sess.ID)
-				if err != nil && !errors.Is(err, errNotFound) {
-					return err
-				}
+			if issued, err = a.reusedRefresh(ctx, tx, u, sess, rt, cl, now); err != nil {
+				return err
 			}
 			if issued == "" {
-				if err := revokeSessionTokens(ctx, tx, sess.ID, now); err != nil {
-					return err
-				}
-				e := a.audit(u, actionTokenRevoked, logToken, cl)
-				e.Traits = map[string]any{"reason": "refresh_token_reuse", "session_id": sess.ID}
-				if err := insertAudit(ctx, tx, e); err != nil {
-					return err
-				}
-				a.log.WarnContext(ctx, "auth: refresh token reused after its reuse interval; session revoked",
-					"user_id", u.ID, "session_id", sess.ID, "refresh_token_id", rt.ID, "ip", cl.IP)
 				reuseErr = badRequest(codeRefreshTokenUsed, "Invalid Refresh Token: Already Used")
 				return nil
 			}

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"regexp"
@@ -126,14 +127,17 @@ func (a *API) updateUser(c *echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	cl := clientOf(c)
-	// Without autoconfirm the new address is only recorded, and mailed.
+	// The new address is only recorded, and mailed, unless nothing can be
+	// mailed and MAILER_AUTOCONFIRM is on. Unlike GoTrue, autoconfirm does
+	// not move an address without proof when mail works (security review
+	// L5: a member could otherwise take an address before its owner is
+	// invited).
 	var newEmail string
-	if !a.cfg.MailerAutoconfirm && ch.email != "" && ch.email != p.user.Email {
-		if err := a.requireMailer("email change"); err != nil {
-			return err
-		}
-		if err := a.chargeMail(ctx); err != nil {
-			return err
+	if (!a.cfg.MailerAutoconfirm || a.mailer != nil) && ch.email != "" && ch.email != p.user.Email {
+		if a.mailer != nil {
+			if err := a.chargeMail(ctx); err != nil {
+				return err
+			}
 		}
 		newEmail, ch.email = ch.email, ""
 	}
@@ -141,48 +145,14 @@ func (a *API) updateUser(c *echo.Context) error {
 	var out *user
 	var mails []*emailToken
 	err = a.tx(ctx, func(tx pgx.Tx) error {
-		now := a.now()
-		// Lock the user so concurrent metadata merges do not lose keys.
-		u, err := userByID(ctx, tx, p.user.ID, true)
-		if err != nil {
-			return err
-		}
-		if ch.passwordHash != "" {
-			if err := a.checkNonce(ctx, tx, u, p.sessionID, params.Nonce, now); err != nil {
-				return err
-			}
-		}
-		modified, err := ch.apply(ctx, tx, u, now)
-		if err != nil {
-			return err
-		}
-		if newEmail != "" {
-			if mails, err = a.startEmailChange(ctx, tx, u, newEmail, redirect, pkce, now); err != nil {
-				return err
-			}
-			modified = true
-		}
-		if ch.passwordHash != "" {
-			if p.sessionID != "" {
-				err = deleteSessions(ctx, tx, u.ID, scopeOthers, p.sessionID)
-			} else {
-				err = deleteSessions(ctx, tx, u.ID, scopeGlobal, "")
-			}
-			if err != nil {
-				return err
-			}
-			if err := insertAudit(ctx, tx, a.audit(u, actionUpdatedPassword, logUser, cl)); err != nil {
-				return err
-			}
-		}
-		if modified {
-			if err := insertAudit(ctx, tx, a.audit(u, actionUserModified, logUser, cl)); err != nil {
-				return err
-			}
-		}
-		out, err = userByID(ctx, tx, u.ID, false)
+		var err error
+		out, mails, err = a.applyUserUpdate(ctx, tx, userUpdate{p: p, params: params, ch: ch, newEmail: newEmail,
+			redirect: redirect, pkce: pkce, cl: cl})
 		return err
 	})
+	if err != nil && newEmail != "" {
+		a.mailUnused(ctx)
+	}
 	if errors.Is(err, errNotFound) {
 		return errUserGone()
 	}
@@ -210,4 +180,62 @@ func mergeMetadata(cur, patch map[string]any) map[string]any {
 		out[k] = v
 	}
 	return out
+}
+
+// userUpdate is a checked PUT /user.
+type userUpdate struct {
+	p        *principal
+	params   userUpdateParams
+	ch       *userChange
+	newEmail string // a change to confirm by mail, or ""
+	redirect string
+	pkce     *pkceChallenge
+	cl       client
+}
+
+// applyUserUpdate is PUT /user's transaction: the changes, the pending
+// email change's tokens, the sessions a new password ends, the audit.
+func (a *API) applyUserUpdate(ctx context.Context, tx pgx.Tx, r userUpdate) (*user, []*emailToken, error) {
+	var mails []*emailToken
+	now := a.now()
+	// Lock the user so concurrent metadata merges do not lose keys.
+	u, err := userByID(ctx, tx, r.p.user.ID, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.ch.passwordHash != "" {
+		if err := a.checkNonce(ctx, tx, u, r.p.sessionID, r.params.Nonce, now); err != nil {
+			return nil, nil, err
+		}
+	}
+	modified, err := r.ch.apply(ctx, tx, u, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.newEmail != "" {
+		if mails, err = a.startEmailChange(ctx, tx, u, r.newEmail, r.redirect, r.pkce, now); err != nil {
+			return nil, nil, err
+		}
+		modified = true
+	}
+	if r.ch.passwordHash != "" {
+		if r.p.sessionID != "" {
+			err = deleteSessions(ctx, tx, u.ID, scopeOthers, r.p.sessionID)
+		} else {
+			err = deleteSessions(ctx, tx, u.ID, scopeGlobal, "")
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := insertAudit(ctx, tx, a.audit(u, actionUpdatedPassword, logUser, r.cl)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if modified {
+		if err := insertAudit(ctx, tx, a.audit(u, actionUserModified, logUser, r.cl)); err != nil {
+			return nil, nil, err
+		}
+	}
+	out, err := userByID(ctx, tx, u.ID, false)
+	return out, mails, err
 }

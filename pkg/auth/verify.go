@@ -159,6 +159,9 @@ func (a *API) verifyPost(c *echo.Context) error {
 	res, err := a.redeem(ctx, p.Type, hash, relatesTo, clientOf(c), false)
 	var ae *apierr.Error
 	if errors.As(err, &ae) && ae.Code == codeOTPExpired {
+		if relatesTo != "" {
+			a.otpFailed(ctx, relatesTo, tokenTypesFor[p.Type])
+		}
 		return forbidden(codeOTPExpired, "%s", invalid)
 	}
 	if err != nil {
@@ -264,17 +267,4 @@ func (a *API) redeem(ctx context.Context, typ, hash, relatesTo string, cl client
 		return nil, err
 	}
 	return out, nil
-}
-
-// confirmEmail marks the user's address confirmed, on the user and its
-// email identity (email_verified), as GoTrue does.
-func confirmEmail(ctx context.Context, q dbtx, userID string, now interface{}) error {
-	if _, err := q.Exec(ctx, `UPDATE auth.users SET email_confirmed_at = coalesce(email_confirmed_at, $2), updated_at = $2
-		WHERE id = $1::uuid`, userID, now); err != nil {
-		return translate("confirm email", err)
-	}
-	_, err := q.Exec(ctx, `UPDATE auth.identities
-		SET identity_data = identity_data || '{"email_verified": true}'::jsonb, updated_at = $2
-		WHERE user_id = $1::uuid AND provider = 'email'`, userID, now)
-	return translate("confirm email", err)
 }

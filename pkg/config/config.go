@@ -29,6 +29,8 @@ type Config struct {
 	Realtime Realtime
 	// Storage is /storage/v1's group (settings_storage.go).
 	Storage Storage
+	// Security is the security review's limits (settings_security.go).
+	Security Security
 	// DatabaseURL is an owner or superuser connection: migrations, the auth
 	// store and the ingest worker use it.
 	DatabaseURL string

@@ -27,8 +27,10 @@ var authGroup = group{
 			"A password change in a session older than 24 hours needs the nonce of `GET /auth/v1/reauthenticate`."),
 		list("URI_ALLOW_LIST", nil, func(c *Config) *[]string { return &c.URIAllowList },
 			"Comma-separated GoTrue redirect patterns allowed besides `SITE_URL`'s host, e.g. "+
-				"`https://*.preview.example.com/**,myapp://callback` (`*` stops at `.` and `/`, `**` does not); "+
-				"a `redirect_to` that is not allowed falls back to `SITE_URL`."),
+				"`https://*.preview.example.com/**,myapp://callback`. Matched on the parsed URL: scheme, host (a `*` "+
+				"label matches one DNS label, never an IP), port and path (`*` stops at `/`, `**` does not); userinfo, "+
+				"backslashes, IP-like hosts and other schemes are refused unless listed literally (SECURITY.md). "+
+				"A `redirect_to` that is not allowed falls back to `SITE_URL`."),
 	},
 	validate: func(c *Config, p *parser) {
 		if c.PasswordMinLength < 6 || c.PasswordMinLength > 72 {
@@ -92,7 +94,7 @@ var rateLimitGroup = group{
 		},
 		{
 			name: "RATE_LIMIT_EMAIL_SENT", def: "30",
-			doc: "Auth mails per hour over all addresses (GoTrue's default; all gateways together with " +
+			doc: "Auth mails actually sent per hour over all addresses (GoTrue's default; all gateways together with " +
 				"`RATE_LIMIT_STORE=database`); over it: 429 `over_email_send_rate_limit`.",
 			load: func(p *parser, c *Config) {
 				n := p.integer("RATE_LIMIT_EMAIL_SENT", 30)

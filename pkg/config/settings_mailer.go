@@ -22,9 +22,9 @@ var mailerGroup = group{
 		text("SMTP_SENDER_NAME", "Labelbase", func(c *Config) *string { return &c.SMTPSenderName },
 			"The From name."),
 		seconds("SMTP_MAX_FREQUENCY", 60*time.Second, func(c *Config) *time.Duration { return &c.SMTPMaxFrequency },
-			"Seconds before the same address is mailed the same kind of mail again: `/recover` gives the same answer "+
-				"and sends nothing; `/otp`, `/resend`, `/reauthenticate` and an email change answer GoTrue's 429 "+
-				"`over_email_send_rate_limit`."),
+			"Seconds before the same address is mailed the same kind of mail again: `/recover`, `/otp` and `/resend` "+
+				"give the same answer and send nothing (so the answer tells nobody whether an account exists); "+
+				"`/reauthenticate` and an email change answer GoTrue's 429 `over_email_send_rate_limit`."),
 		seconds("MAILER_OTP_EXP", 3600*time.Second, func(c *Config) *time.Duration { return &c.MailerOTPExp },
 			"Seconds a mailed link or six-digit code stays valid (60–86400)."),
 		boolean("MAILER_AUTOCONFIRM", true, func(c *Config) *bool { return &c.MailerAutoconfirm },

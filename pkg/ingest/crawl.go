@@ -46,149 +46,25 @@ type entry struct {
 	release *bandcamp.Release
 }
 
+// crawlLabel reads one label: its /music page, then the release pages it
+// needs, then stores the releases and the label's state. Each step is a
+// function of its own (crawl_label.go); a step that ends the label early
+// (an unusable or unavailable page) says so by returning false.
 func (p *pass) crawlLabel(ctx context.Context, l label) error {
 	log := p.log.With("label_id", l.id, "label", l.url)
-	base, err := url.Parse(l.url)
-	if err != nil {
-		log.Warn("label has an unusable URL", "err", err)
-		p.sum.LabelsFailed++
-		return nil
+	lv, ok, err := p.visitLabel(ctx, l, log)
+	if err != nil || !ok {
+		return err
 	}
-	allow := allowFor(base.Hostname())
-	music := l.url + "/music"
-	v, ok := p.fresh[l.id]
-	if !ok {
-		if v, err = p.visitAccountIf(ctx, music, l.seen, allow...); err != nil {
-			return err
-		}
+	entries, known, ok, err := p.labelEntries(ctx, l, lv)
+	if err != nil || !ok {
+		return err
 	}
-	if v.unparsed {
-		// Served, but not a page the parser knows: the layout changed.
-		return p.labelUnparsed(ctx, l, music, v.reason)
-	}
-	if v.verdict != valid {
-		// A page that is gone or unreachable today is no reason to drop
-		// releases members may have listened to.
-		p.sum.LabelsFailed++
-		log.Debug("label page unavailable; releases kept", "verdict", v.verdict.String(), "reason", v.reason)
-		return nil
-	}
-	if v.page != nil && v.page.Unreadable != "" {
-		return p.labelUnparsed(ctx, l, music, v.page.Unreadable)
-	}
-	var entries []entry
-	name := l.name
-	if v.notModified {
-		// Unchanged since the last read: only the releases due a new look
-		// (pre-orders, rows without their page's details) are read.
-		p.sum.LabelsUnchanged++
-	} else {
-		name = v.page.Name
-		entries = listed(base, v, allow)
-		if len(entries) == 0 {
-			n, err := p.store.releaseCount(ctx, l.id)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				return p.labelUnparsed(ctx, l, music, fmt.Sprintf("the page lists no releases, but %d are stored", n))
-			}
-		}
-	}
-	urls := make([]string, len(entries))
-	for i, e := range entries {
-		urls[i] = e.url
-	}
-	known, err := p.store.knownReleases(ctx, l.id, urls)
+	b, err := p.readReleases(ctx, l, lv, entries, known)
 	if err != nil {
 		return err
 	}
-	if v.notModified {
-		entries = known.due()
-	}
-	var rows []releaseRow
-	var read []string // release pages read
-	// unparsedURL and unparsedWhy are the first release page that did
-	// not parse, and why.
-	var primaryGenre, unparsedURL, unparsedWhy string
-	pages := 0
-	for _, e := range entries {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if p.stopped() {
-			break
-		}
-		k, isKnown := known.find(e.url, e.item.ID)
-		if isKnown && !k.stale {
-			continue
-		}
-		rel := e.release
-		if rel == nil {
-			var why string
-			if rel, why = p.readRelease(ctx, e.url, allow); why != "" {
-				p.parseFailed(l, PageRelease, e.url, why)
-				if unparsedURL == "" {
-					unparsedURL, unparsedWhy = e.url, why
-				}
-			}
-		}
-		if rel == nil && isKnown {
-			continue // keep the richer row we have
-		}
-		if rel != nil {
-			pages++
-			read = append(read, e.url)
-			if primaryGenre == "" {
-				primaryGenre = rel.PrimaryGenre
-			}
-		}
-		if row, ok := newRow(e, rel, name); ok {
-			rows = append(rows, row)
-		}
-	}
-	added, updated, err := p.store.upsertReleases(ctx, l.id, rows)
-	if err != nil {
-		return err
-	}
-	p.sum.ReleasesAdded += added
-	p.sum.ReleasesUpdated += updated
-	if err := p.store.pagesRead(ctx, read); err != nil {
-		return err
-	}
-	if p.stopped() {
-		// Cut short: crawled_at stays, so the next pass starts here.
-		log.Debug("label partly crawled; pass stopping", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated)
-		return nil
-	}
-	// Tags come from release pages, so they are refreshed only when some
-	// were read: a quiet day leaves them, and updated_at, alone.
-	// After a 304 there is no page, hence no location: tags stay too.
-	var tags []string
-	if pages > 0 && v.page != nil {
-		recent, err := p.store.recentGenres(ctx, l.id)
-		if err != nil {
-			return err
-		}
-		tags = bandcamp.LabelTags(primaryGenre, v.page.Location, recent)
-	}
-	if err := p.store.finishLabel(ctx, l.id, name, tags); err != nil {
-		return err
-	}
-	if unparsedURL != "" {
-		// The grid was read; a release page was not. The row stays
-		// incomplete and is read again next pass.
-		p.labelsUnparsed++
-		if err := p.store.recordParseFailure(ctx, l.id, unparsedURL, unparsedWhy); err != nil {
-			return err
-		}
-	} else if err := p.store.labelParsed(ctx, l.id, v.seen); err != nil {
-		return err
-	}
-	p.sum.LabelsCrawled++
-	log.Debug("label crawled", "listed", len(entries), "pages_read", pages, "added", added, "updated", updated,
-		"unchanged", v.notModified)
-	return nil
+	return p.storeLabel(ctx, l, lv, b, len(entries), log)
 }
 
 // labelUnparsed records that a label's /music page could not be parsed,

@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -65,8 +67,7 @@ func NewSMTP(cfg *config.Config) (*SMTP, error) {
 		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
 	}
 	if cfg.SMTPUser != "" {
-		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover),
-			gomail.WithUsername(cfg.SMTPUser), gomail.WithPassword(cfg.SMTPPass))
+		opts = append(opts, authOption(cfg.SMTPHost), gomail.WithUsername(cfg.SMTPUser), gomail.WithPassword(cfg.SMTPPass))
 	}
 	return &SMTP{from: cfg.SMTPAdminEmail, name: cfg.SMTPSenderName, opts: opts, host: cfg.SMTPHost}, nil
 }
@@ -91,9 +92,38 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 		return fmt.Errorf("mail: client: %w", err)
 	}
 	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
-		return fmt.Errorf("mail: send to %s:%w", s.host, err)
+		if errors.Is(err, gomail.ErrNoSupportedAuthDiscovered) {
+			return fmt.Errorf("mail: %s offers no login mechanism that is safe without TLS; "+
+				"enable STARTTLS on the server, use SMTP_PORT=465 (implicit TLS), or leave SMTP_USER empty "+
+				"for a relay that needs no login: %w", s.host, err)
+		}
+		return fmt.Errorf("mail: send to %s: %w", s.host, err)
 	}
 	return nil
+}
+
+// authOption picks how to log in. A relay on this machine (a local
+// Postfix, a Mailpit in development) often offers only PLAIN or LOGIN
+// without TLS; go-mail's autodiscovery refuses those on a plain
+// connection, so such a login failed with an "autodiscover" error. On a
+// loopback host the password never leaves the machine, so PLAIN and LOGIN
+// are allowed there without TLS, after the challenge-response mechanisms.
+// Any other host keeps autodiscovery, which sends a password in the clear
+// never.
+func authOption(host string) gomail.Option {
+	if !isLoopback(host) {
+		return gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover)
+	}
+	return gomail.WithOpportunisticSMTPAuth(gomail.SMTPAuthSCRAMSHA256, gomail.SMTPAuthSCRAMSHA1,
+		gomail.SMTPAuthCramMD5, gomail.SMTPAuthPlainNoEnc, gomail.SMTPAuthLoginNoEnc)
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
 }
 
 // Inbox keeps the last messages in memory instead of sending them. It is

@@ -21,14 +21,19 @@ import (
 type smtpSink struct {
 	ln   net.Listener
 	done chan string // the DATA of the first message, with the envelope
+	// auth makes the sink offer AUTH PLAIN LOGIN without TLS, as a local
+	// relay does, and record the AUTH line.
+	auth bool
 }
 
-func newSMTPSink(t *testing.T) *smtpSink {
+func newSMTPSink(t *testing.T) *smtpSink { return startSMTPSink(t, false) }
+
+func startSMTPSink(t *testing.T, auth bool) *smtpSink {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &smtpSink{ln: ln, done: make(chan string, 1)}
+	s := &smtpSink{ln: ln, done: make(chan string, 1), auth: auth}
 	t.Cleanup(func() { ln.Close() })
 	go s.serve()
 	return s
@@ -54,7 +59,13 @@ func (s *smtpSink) serve() {
 		switch {
 		case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "HELO"):
 			w("250-sink")
+			if s.auth {
+				w("250-AUTH PLAIN LOGIN")
+			}
 			w("250 8BITMIME")
+		case strings.HasPrefix(cmd, "AUTH "):
+			got.WriteString(strings.TrimSpace(line) + "\n")
+			w("235 2.7.0 Authentication successful")
 		case strings.HasPrefix(cmd, "MAIL FROM:"), strings.HasPrefix(cmd, "RCPT TO:"):
 			got.WriteString(strings.TrimSpace(line) + "\n")
 			w("250 OK")
@@ -145,5 +156,29 @@ func TestInboxKeepsNewestAndServes(t *testing.T) {
 	in.ServeHTTP(rec, r)
 	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"to":"m1@example.com"`) || strings.Contains(rec.Body.String(), "m2@") {
 		t.Errorf("json: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// A relay on loopback offering only PLAIN without TLS (security review,
+// issue #26 item 8): a username no longer fails with go-mail's
+// "autodiscover" error; the login goes through.
+func TestSMTPLogsInToALoopbackRelayWithoutTLS(t *testing.T) {
+	sink := startSMTPSink(t, true)
+	port := sink.ln.Addr().(*net.TCPAddr).Port
+	s, err := NewSMTP(&config.Config{SMTPHost: "127.0.0.1", SMTPPort: port, SMTPAdminEmail: "noreply@labelbase.test",
+		SMTPUser: "relay", SMTPPass: "secret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(context.Background(), Message{To: "m@example.com", Subject: "x", Text: "y"}); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if conv := <-sink.done; !strings.Contains(conv, "AUTH PLAIN") || !strings.Contains(conv, "RCPT TO:<m@example.com>") {
+		t.Fatalf("conversation:\n%s", conv)
+	}
+	// A remote host still never gets a password in the clear, and the
+	// error says what to set.
+	if isLoopback("mail.example.com") || !isLoopback("localhost") || !isLoopback("::1") {
+		t.Error("isLoopback")
 	}
 }

@@ -56,6 +56,12 @@ func accessLog(log *slog.Logger, sink *AccessLog, policy RequestLog) echo.Middle
 		return func(c *echo.Context) error {
 			start := time.Now()
 			err := next(c)
+			if err != nil {
+				// Render the error here rather than after us, so that the
+				// line reports the body that was sent (its bytes were 0);
+				// the error handler skips a committed response.
+				c.Echo().HTTPErrorHandler(c, err)
+			}
 			dur := time.Since(start)
 			status, size := 0, int64(0)
 			if r, _ := echo.UnwrapResponse(c.Response()); r != nil {
@@ -71,8 +77,7 @@ func accessLog(log *slog.Logger, sink *AccessLog, policy RequestLog) echo.Middle
 			if policy.Traffic == nil && !sink.enabled(level) {
 				return err
 			}
-			if err != nil {
-				// The error handler runs after us; report what it will send.
+			if err != nil && status == 0 {
 				status = toAPIError(err).Status
 			}
 			if policy.Traffic != nil {

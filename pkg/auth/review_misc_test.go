@@ -1,0 +1,34 @@
+package auth
+
+import (
+	"context"
+	"net/http"
+	"testing"
+)
+
+// A client that leaves during GET /user is a 499, as on /rest/v1, not a
+// logged 500 (issue #26 item 8).
+func TestGetUserClientGoneIs499(t *testing.T) {
+	e := setup(t, nil)
+	access := e.signUp("m@example.com", "password1").str("access_token")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := e.do(req{method: "GET", path: "/user", bearer: access, ctx: ctx})
+	if r.Status != statusClientClosed {
+		t.Fatalf("status %d, body %s", r.Status, r.Body)
+	}
+	e.do(req{method: "GET", path: "/user", bearer: access}).expect(t, http.StatusOK, "")
+}
+
+// generate_link's action_link carries GoTrue's parameter order (issue #27).
+func TestActionLinkParameterOrder(t *testing.T) {
+	e := setupMail(t, nil, nil)
+	e.signUp("m@example.com", "password1")
+	r := e.admin(req{method: "POST", path: "/admin/generate_link", body: map[string]any{"type": "magiclink", "email": "m@example.com"}})
+	r.expect(t, http.StatusOK, "")
+	link := r.str("action_link")
+	want := "http://labelbase.test/auth/v1/verify?token=" + r.str("hashed_token") + "&type=magiclink&redirect_to=http%3A%2F%2Flabelbase.test"
+	if link != want {
+		t.Errorf("action_link = %s\nwant          %s", link, want)
+	}
+}

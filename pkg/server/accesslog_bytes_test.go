@@ -1,0 +1,37 @@
+package server_test
+
+import (
+	"log/slog"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v5"
+
+	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/server"
+)
+
+// An error's access line counts the error body that was sent (issue #26
+// item 8: it said bytes=0).
+func TestAccessLogCountsErrorBodies(t *testing.T) {
+	t.Parallel()
+	cfg, _ := config.Load(func(k string) string {
+		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
+	})
+	var buf strings.Builder
+	log := slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil))
+	e := server.New(server.Deps{Config: cfg, Log: log, REST: func(g *echo.Group) {}})
+	w := do(e, "GET", "/rest/v1/nothing", map[string]string{"apikey": cfg.AnonKey})
+	if w.Code != 404 || w.Body.Len() == 0 {
+		t.Fatalf("%d %q", w.Code, w.Body)
+	}
+	m := regexp.MustCompile(`path=/rest/v1/nothing status=404 bytes=(\d+)`).FindStringSubmatch(buf.String())
+	if m == nil {
+		t.Fatalf("no access line:\n%s", buf.String())
+	}
+	if n, _ := strconv.Atoi(m[1]); n != w.Body.Len() {
+		t.Errorf("bytes=%d, body %d bytes", n, w.Body.Len())
+	}
+}
