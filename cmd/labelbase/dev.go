@@ -52,12 +52,7 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	// A dev killed without its clean shutdown leaves PostgreSQL running;
-	// stop that one, but never one a running dev still owns.
-	if err := pgcluster.TakeOver(ctx, dir); err != nil {
-		if errors.Is(err, pgcluster.ErrInUse) {
-			return fmt.Errorf("labelbase dev is already running with data in %s: %w", dir, err)
-		}
+	if err := takeOverDevDir(ctx, dir); err != nil {
 		return err
 	}
 	defer pgcluster.Release(dir)
@@ -65,57 +60,11 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := cluster.Stop(); err != nil {
-			log.Error("stopping PostgreSQL", "err", err)
-		} else {
-			log.Info("PostgreSQL stopped")
-		}
-	}()
-	dbURL := cluster.URL(devDatabase)
+	defer stopDevCluster(cluster, log)
 	if err := ensureDatabase(ctx, cluster.URL("postgres"), devDatabase); err != nil {
 		return err
 	}
-
-	secret, err := devSecret(dir)
-	if err != nil {
-		return err
-	}
-	// SITE_URL, unless set, is where this dev really answers (recovery
-	// links and redirects point there); the CLI reads it back from the dev
-	// state file (devfind.go).
-	site, listen := os.Getenv("SITE_URL"), os.Getenv("LISTEN_ADDR")
-	if site == "" {
-		if listen == "" {
-			listen = ":8080"
-		}
-		if site, listen, err = devSiteURL(listen); err != nil {
-			return err
-		}
-	}
-	cfg, err := config.Load(func(k string) string {
-		switch k {
-		case "SITE_URL":
-			return site
-		case "LISTEN_ADDR":
-			return listen
-		case "DATABASE_URL":
-			return dbURL
-		case "REST_DATABASE_URL", "DATABASE_URL_FILE", "REST_DATABASE_URL_FILE":
-			return ""
-		case "JWT_SECRET":
-			if v := os.Getenv(k); v != "" {
-				return v
-			}
-			return secret
-		case "MAIL_DEV_INBOX":
-			// Capture mail unless a mail server is configured.
-			if os.Getenv(k) == "" && os.Getenv("SMTP_HOST") == "" {
-				return "true"
-			}
-		}
-		return os.Getenv(k)
-	})
+	cfg, err := devConfig(dir, cluster.URL(devDatabase))
 	if err != nil {
 		return err
 	}
@@ -140,6 +89,74 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		}
 		console.banner(addr, code, cfg.MailDevInbox)
 	}, app.WithQuietRequests())
+}
+
+// takeOverDevDir claims the data directory for this dev. A dev killed
+// without its clean shutdown leaves PostgreSQL running; stop that one, but
+// never one a running dev still owns.
+func takeOverDevDir(ctx context.Context, dir string) error {
+	if err := pgcluster.TakeOver(ctx, dir); err != nil {
+		if errors.Is(err, pgcluster.ErrInUse) {
+			return fmt.Errorf("labelbase dev is already running with data in %s: %w", dir, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// stopDevCluster stops the dev's PostgreSQL when the dev ends; there is
+// nobody left to return an error to, so it is logged.
+func stopDevCluster(cluster *pgcluster.Cluster, log *slog.Logger) {
+	if err := cluster.Stop(); err != nil {
+		log.Error("stopping PostgreSQL", "err", err)
+	} else {
+		log.Info("PostgreSQL stopped")
+	}
+}
+
+// devConfig is the dev's configuration: the environment, except that the
+// database is always the dev cluster's and JWT_SECRET, SITE_URL and
+// MAIL_DEV_INBOX have dev defaults.
+func devConfig(dir, dbURL string) (*config.Config, error) {
+	secret, err := devSecret(dir)
+	if err != nil {
+		return nil, err
+	}
+	// SITE_URL, unless set, is where this dev really answers (recovery
+	// links and redirects point there); the CLI reads it back from the dev
+	// state file (devfind.go).
+	site, listen := os.Getenv("SITE_URL"), os.Getenv("LISTEN_ADDR")
+	if site == "" {
+		if listen == "" {
+			listen = ":8080"
+		}
+		if site, listen, err = devSiteURL(listen); err != nil {
+			return nil, err
+		}
+	}
+	return config.Load(func(k string) string {
+		switch k {
+		case "SITE_URL":
+			return site
+		case "LISTEN_ADDR":
+			return listen
+		case "DATABASE_URL":
+			return dbURL
+		case "REST_DATABASE_URL", "DATABASE_URL_FILE", "REST_DATABASE_URL_FILE":
+			return ""
+		case "JWT_SECRET":
+			if v := os.Getenv(k); v != "" {
+				return v
+			}
+			return secret
+		case "MAIL_DEV_INBOX":
+			// Capture mail unless a mail server is configured.
+			if os.Getenv(k) == "" && os.Getenv("SMTP_HOST") == "" {
+				return "true"
+			}
+		}
+		return os.Getenv(k)
+	})
 }
 
 // devBanner tells the developer where the gateway is and how to sign up;
