@@ -52,12 +52,7 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	// A dev killed without its clean shutdown leaves PostgreSQL running;
-	// stop that one, but never one a running dev still owns.
-	if err := pgcluster.TakeOver(ctx, dir); err != nil {
-		if errors.Is(err, pgcluster.ErrInUse) {
-			return fmt.Errorf("labelbase dev is already running with data in %s: %w", dir, err)
-		}
+	if err := takeOverDevDir(ctx, dir); err != nil {
 		return err
 	}
 	defer pgcluster.Release(dir)
@@ -65,21 +60,67 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err := cluster.Stop(); err != nil {
-			log.Error("stopping PostgreSQL", "err", err)
-		} else {
-			log.Info("PostgreSQL stopped")
-		}
-	}()
-	dbURL := cluster.URL(devDatabase)
+	defer stopDevCluster(cluster, log)
 	if err := ensureDatabase(ctx, cluster.URL("postgres"), devDatabase); err != nil {
 		return err
 	}
-
-	secret, err := devSecret(dir)
+	cfg, err := devConfig(dir, cluster.URL(devDatabase))
 	if err != nil {
 		return err
+	}
+	if err := migrateUp(cfg.DatabaseURL, log); err != nil {
+		return err
+	}
+	// From here on, commands in this directory find this dev (devfind.go).
+	state := &devState{PID: os.Getpid(), DatabaseURL: cfg.DatabaseURL, JWTSecret: cfg.JWTSecret, SiteURL: cfg.SiteURL}
+	if err := state.write(dir); err != nil {
+		return err
+	}
+	defer removeDevState(dir)
+	code, err := prepareDevData(ctx, cfg.DatabaseURL, log)
+	if err != nil {
+		return err
+	}
+	console := newDevConsole(stdout, log)
+	return serve(ctx, cfg, console.log, func(addr net.Addr) {
+		state.URL = listenURL(addr)
+		if err := state.write(dir); err != nil {
+			log.Warn("commands next to this dev will not find its address", "err", err)
+		}
+		console.banner(addr, code, cfg.MailDevInbox)
+	}, app.WithQuietRequests())
+}
+
+// takeOverDevDir claims the data directory for this dev. A dev killed
+// without its clean shutdown leaves PostgreSQL running; stop that one, but
+// never one a running dev still owns.
+func takeOverDevDir(ctx context.Context, dir string) error {
+	if err := pgcluster.TakeOver(ctx, dir); err != nil {
+		if errors.Is(err, pgcluster.ErrInUse) {
+			return fmt.Errorf("labelbase dev is already running with data in %s: %w", dir, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// stopDevCluster stops the dev's PostgreSQL when the dev ends; there is
+// nobody left to return an error to, so it is logged.
+func stopDevCluster(cluster *pgcluster.Cluster, log *slog.Logger) {
+	if err := cluster.Stop(); err != nil {
+		log.Error("stopping PostgreSQL", "err", err)
+	} else {
+		log.Info("PostgreSQL stopped")
+	}
+}
+
+// devConfig is the dev's configuration: the environment, except that the
+// database is always the dev cluster's and JWT_SECRET, SITE_URL and
+// MAIL_DEV_INBOX have dev defaults.
+func devConfig(dir, dbURL string) (*config.Config, error) {
+	secret, err := devSecret(dir)
+	if err != nil {
+		return nil, err
 	}
 	// SITE_URL, unless set, is where this dev really answers (recovery
 	// links and redirects point there); the CLI reads it back from the dev
@@ -90,10 +131,10 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 			listen = ":8080"
 		}
 		if site, listen, err = devSiteURL(listen); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	cfg, err := config.Load(func(k string) string {
+	return config.Load(func(k string) string {
 		switch k {
 		case "SITE_URL":
 			return site
@@ -122,30 +163,6 @@ func runDev(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		}
 		return os.Getenv(k)
 	})
-	if err != nil {
-		return err
-	}
-	if err := migrateUp(cfg.DatabaseURL, log); err != nil {
-		return err
-	}
-	// From here on, commands in this directory find this dev (devfind.go).
-	state := &devState{PID: os.Getpid(), DatabaseURL: cfg.DatabaseURL, JWTSecret: cfg.JWTSecret, SiteURL: cfg.SiteURL}
-	if err := state.write(dir); err != nil {
-		return err
-	}
-	defer removeDevState(dir)
-	code, err := prepareDevData(ctx, cfg.DatabaseURL, log)
-	if err != nil {
-		return err
-	}
-	console := newDevConsole(stdout, log)
-	return serve(ctx, cfg, console.log, func(addr net.Addr) {
-		state.URL = listenURL(addr)
-		if err := state.write(dir); err != nil {
-			log.Warn("commands next to this dev will not find its address", "err", err)
-		}
-		console.banner(addr, code, cfg.MailDevInbox)
-	}, app.WithQuietRequests())
 }
 
 // devBanner tells the developer where the gateway is and how to sign up;

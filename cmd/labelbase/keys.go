@@ -41,77 +41,99 @@ func runKeys(ctx context.Context, args []string, stdout io.Writer, log *slog.Log
 	}
 	switch args[0] {
 	case "rotate":
-		fs := flag.NewFlagSet("keys rotate", flag.ContinueOnError)
-		fs.SetOutput(io.Discard)
-		alg := fs.String("alg", token.ES256, "ES256 or RS256")
-		if err := fs.Parse(args[1:]); err != nil {
-			return usageError{err.Error()}
-		}
-		if *alg != token.ES256 && *alg != token.RS256 {
-			return usageError{"--alg must be ES256 or RS256"}
-		}
-		store, done, err := keyStore(ctx, cfg, log)
-		if err != nil {
-			return err
-		}
-		defer done()
-		k, err := store.Rotate(ctx, *alg)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stdout, k.ID)
-		log.Info("the new signing key signs from now on; tokens signed before stay valid until they expire",
-			"kid", k.ID, "alg", k.Alg, "running_gateways_reload_within", cfg.SigningKeysReload)
-		warnConfiguredSigner(cfg, log)
-		return nil
+		return rotateKey(ctx, cfg, args[1:], stdout, log)
 	case "import":
 		return importKeys(ctx, cfg, args[1:], stdout, log)
 	case "use":
-		if len(args) != 2 {
-			return usageError{"keys use needs the key id (kid)"}
-		}
-		if args[1] == token.LegacyKeyID(cfg.JWTSecret) {
-			return errors.New("the legacy HS256 key signs when no stored key does: revoke the stored keys that sign, or rotate")
-		}
-		store, done, err := keyStore(ctx, cfg, log)
-		if err != nil {
-			return err
-		}
-		defer done()
-		switch err := store.Use(ctx, args[1]); {
-		case errors.Is(err, token.ErrNoSuchKey):
-			return fmt.Errorf("no stored signing key %q", args[1])
-		case err != nil:
-			return err
-		}
-		fmt.Fprintln(stdout, "signing with", args[1])
-		log.Info("the key signs from now on; tokens signed by the others stay valid",
-			"kid", args[1], "running_gateways_reload_within", cfg.SigningKeysReload)
-		warnConfiguredSigner(cfg, log)
-		return nil
+		return useKey(ctx, cfg, args[1:], stdout, log)
 	case "revoke":
-		if len(args) != 2 {
-			return usageError{"keys revoke needs the key id (kid)"}
-		}
-		if args[1] == token.LegacyKeyID(cfg.JWTSecret) {
-			return token.ErrLegacyKey
-		}
-		store, done, err := keyStore(ctx, cfg, log)
-		if err != nil {
-			return err
-		}
-		defer done()
-		if err := store.Revoke(ctx, args[1]); err != nil {
-			if errors.Is(err, token.ErrNoSuchKey) {
-				return fmt.Errorf("no signing key %q", args[1])
-			}
-			return err
-		}
-		fmt.Fprintln(stdout, "revoked")
-		return nil
+		return revokeKey(ctx, cfg, args[1:], stdout, log)
 	default:
 		return usageError{fmt.Sprintf("unknown keys action %q", args[0])}
 	}
+}
+
+// rotateKey is `keys rotate [--alg ES256|RS256]`: a new stored key signs
+// from now on, and it prints its kid alone for scripts.
+func rotateKey(ctx context.Context, cfg *config.Config, args []string, stdout io.Writer, log *slog.Logger) error {
+	fs := flag.NewFlagSet("keys rotate", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	alg := fs.String("alg", token.ES256, "ES256 or RS256")
+	if err := fs.Parse(args); err != nil {
+		return usageError{err.Error()}
+	}
+	if *alg != token.ES256 && *alg != token.RS256 {
+		return usageError{"--alg must be ES256 or RS256"}
+	}
+	store, done, err := keyStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer done()
+	k, err := store.Rotate(ctx, *alg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, k.ID)
+	log.Info("the new signing key signs from now on; tokens signed before stay valid until they expire",
+		"kid", k.ID, "alg", k.Alg, "running_gateways_reload_within", cfg.SigningKeysReload)
+	warnConfiguredSigner(cfg, log)
+	return nil
+}
+
+// useKey is `keys use KID`: the stored key signs from now on (one imported
+// to verify only, or one a rotation replaced). The legacy key is refused:
+// it signs only when no stored key does.
+func useKey(ctx context.Context, cfg *config.Config, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) != 1 {
+		return usageError{"keys use needs the key id (kid)"}
+	}
+	kid := args[0]
+	if kid == token.LegacyKeyID(cfg.JWTSecret) {
+		return errors.New("the legacy HS256 key signs when no stored key does: revoke the stored keys that sign, or rotate")
+	}
+	store, done, err := keyStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer done()
+	switch err := store.Use(ctx, kid); {
+	case errors.Is(err, token.ErrNoSuchKey):
+		return fmt.Errorf("no stored signing key %q", kid)
+	case err != nil:
+		return err
+	}
+	fmt.Fprintln(stdout, "signing with", kid)
+	log.Info("the key signs from now on; tokens signed by the others stay valid",
+		"kid", kid, "running_gateways_reload_within", cfg.SigningKeysReload)
+	warnConfiguredSigner(cfg, log)
+	return nil
+}
+
+// revokeKey is `keys revoke KID`: the stored key is deleted, so its tokens
+// are refused from the gateways' next reload. The legacy key is JWT_SECRET
+// itself and is refused (token.ErrLegacyKey).
+func revokeKey(ctx context.Context, cfg *config.Config, args []string, stdout io.Writer, log *slog.Logger) error {
+	if len(args) != 1 {
+		return usageError{"keys revoke needs the key id (kid)"}
+	}
+	kid := args[0]
+	if kid == token.LegacyKeyID(cfg.JWTSecret) {
+		return token.ErrLegacyKey
+	}
+	store, done, err := keyStore(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := store.Revoke(ctx, kid); err != nil {
+		if errors.Is(err, token.ErrNoSuchKey) {
+			return fmt.Errorf("no signing key %q", kid)
+		}
+		return err
+	}
+	fmt.Fprintln(stdout, "revoked")
+	return nil
 }
 
 func keyStore(ctx context.Context, cfg *config.Config, log *slog.Logger) (*token.Store, func(), error) {

@@ -118,108 +118,142 @@ type cliUser struct {
 // (public.is_admin in migration 000017, docs/admin.md).
 const adminRole = "admin"
 
+// userFlags are the flags every user command accepts; each command reads
+// the ones that concern it.
+type userFlags struct {
+	page, perPage int
+	password      string
+	unconfirmed   bool
+	banFor        string
+	soft, revoke  bool
+}
+
 func runUser(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
 	if len(args) == 0 {
 		return usageError{"user needs one of: list, create, reset-password, ban, unban, admin, delete"}
 	}
-	fs := flag.NewFlagSet("user "+args[0], flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	page := fs.Int("page", 1, "page of the list")
-	perPage := fs.Int("per-page", 50, "users per page")
-	password := fs.String("password", "", "initial password (none: send a reset link)")
-	unconfirmed := fs.Bool("unconfirmed", false, "leave the email unconfirmed")
-	banFor := fs.String("for", "876000h", "ban length, a Go duration")
-	soft := fs.Bool("soft", false, "soft delete: keep the row, free the email")
-	revoke := fs.Bool("revoke", false, "user admin: take the admin role away")
-	rest, err := parseAround(fs, args[1:])
+	f, who, err := parseUserArgs(args[0], args[1:])
 	if err != nil {
 		return err
-	}
-	needOne := func() (string, error) {
-		if len(rest) != 1 {
-			return "", usageError{"user " + args[0] + " needs one EMAIL (or user id)"}
-		}
-		return rest[0], nil
-	}
-	if args[0] != "list" {
-		if _, err := needOne(); err != nil {
-			return err
-		}
-	}
-	switch args[0] {
-	case "list", "create", "reset-password", "ban", "unban", "admin", "delete":
-	default:
-		return usageError{fmt.Sprintf("unknown user command %q", args[0])}
 	}
 	u, err := newUserCLI(ctx, log)
 	if err != nil {
 		return err
 	}
 	defer u.pool.Close()
-	switch args[0] {
+	return u.run(ctx, args[0], who, f, stdout)
+}
+
+// parseUserArgs reads the flags of user command cmd, wherever they stand,
+// and its one EMAIL (or user id), which every command but list needs. It
+// refuses what is not a user command before anything is opened.
+func parseUserArgs(cmd string, args []string) (userFlags, string, error) {
+	var f userFlags
+	fs := flag.NewFlagSet("user "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.IntVar(&f.page, "page", 1, "page of the list")
+	fs.IntVar(&f.perPage, "per-page", 50, "users per page")
+	fs.StringVar(&f.password, "password", "", "initial password (none: send a reset link)")
+	fs.BoolVar(&f.unconfirmed, "unconfirmed", false, "leave the email unconfirmed")
+	fs.StringVar(&f.banFor, "for", "876000h", "ban length, a Go duration")
+	fs.BoolVar(&f.soft, "soft", false, "soft delete: keep the row, free the email")
+	fs.BoolVar(&f.revoke, "revoke", false, "user admin: take the admin role away")
+	rest, err := parseAround(fs, args)
+	if err != nil {
+		return f, "", err
+	}
+	var who string
+	if cmd != "list" {
+		if len(rest) != 1 {
+			return f, "", usageError{"user " + cmd + " needs one EMAIL (or user id)"}
+		}
+		who = rest[0]
+	}
+	switch cmd {
+	case "list", "create", "reset-password", "ban", "unban", "admin", "delete":
+	default:
+		return f, "", usageError{fmt.Sprintf("unknown user command %q", cmd)}
+	}
+	return f, who, nil
+}
+
+// run runs user command cmd on who (an email or a user id; "" for list).
+func (u *userCLI) run(ctx context.Context, cmd, who string, f userFlags, stdout io.Writer) error {
+	switch cmd {
 	case "list":
-		var out struct{ Users []cliUser }
-		h, err := u.call("GET", fmt.Sprintf("/admin/users?page=%d&per_page=%d", *page, *perPage), nil, &out)
-		if err != nil {
-			return err
-		}
-		banned, err := u.bannedIDs(ctx, out.Users)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tEMAIL\tCONFIRMED\tLAST SIGN-IN\tCREATED\tADMIN\tBANNED")
-		for _, x := range out.Users {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, x.Email, orDash(x.EmailConfirmedAt), orDash(x.LastSignInAt),
-				x.CreatedAt, yesNo(x.AppMetadata.Role == adminRole), orDash(banned[x.ID]))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "%s users in all (page %d)\n", h.Get("X-Total-Count"), *page)
-		return nil
+		return u.list(ctx, f.page, f.perPage, stdout)
 	case "create":
-		body := map[string]any{"email": rest[0], "email_confirm": !*unconfirmed}
-		if *password != "" {
-			body["password"] = *password
-		}
-		var out cliUser
-		if _, err := u.call("POST", "/admin/users", body, &out); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "created %s (%s)\n", out.Email, out.ID)
-		return nil
+		return u.create(who, f.password, !f.unconfirmed, stdout)
 	case "reset-password":
-		link, err := u.api.RecoveryLink(ctx, rest[0])
+		link, err := u.api.RecoveryLink(ctx, who)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "One-time link (valid for %s), send it to the member:\n%s\n", mail.HumanDuration(u.cfg.MailerOTPExp), link)
 		return nil
-	case "ban", "unban", "admin", "delete":
-		id, err := u.resolve(ctx, rest[0])
-		if err != nil {
+	}
+	id, err := u.resolve(ctx, who)
+	if err != nil {
+		return err
+	}
+	switch cmd {
+	case "admin":
+		return u.setAdmin(ctx, id, who, !f.revoke, stdout)
+	case "ban", "unban":
+		d := f.banFor
+		if cmd == "unban" {
+			d = "none"
+		}
+		if _, err := u.call("PUT", "/admin/users/"+id, map[string]any{"ban_duration": d}, nil); err != nil {
 			return err
 		}
-		switch args[0] {
-		case "admin":
-			return u.setAdmin(ctx, id, rest[0], !*revoke, stdout)
-		case "ban", "unban":
-			d := *banFor
-			if args[0] == "unban" {
-				d = "none"
-			}
-			if _, err := u.call("PUT", "/admin/users/"+id, map[string]any{"ban_duration": d}, nil); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "%sned %s\n", args[0], rest[0])
-		default:
-			if _, err := u.call("DELETE", "/admin/users/"+id, map[string]any{"should_soft_delete": *soft}, nil); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "deleted %s\n", rest[0])
+		fmt.Fprintf(stdout, "%sned %s\n", cmd, who)
+	default:
+		if _, err := u.call("DELETE", "/admin/users/"+id, map[string]any{"should_soft_delete": f.soft}, nil); err != nil {
+			return err
 		}
+		fmt.Fprintf(stdout, "deleted %s\n", who)
 	}
+	return nil
+}
+
+// list prints one page of users as a table, with whether each is an admin
+// and banned, and the total.
+func (u *userCLI) list(ctx context.Context, page, perPage int, stdout io.Writer) error {
+	var out struct{ Users []cliUser }
+	h, err := u.call("GET", fmt.Sprintf("/admin/users?page=%d&per_page=%d", page, perPage), nil, &out)
+	if err != nil {
+		return err
+	}
+	banned, err := u.bannedIDs(ctx, out.Users)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEMAIL\tCONFIRMED\tLAST SIGN-IN\tCREATED\tADMIN\tBANNED")
+	for _, x := range out.Users {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", x.ID, x.Email, orDash(x.EmailConfirmedAt), orDash(x.LastSignInAt),
+			x.CreatedAt, yesNo(x.AppMetadata.Role == adminRole), orDash(banned[x.ID]))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s users in all (page %d)\n", h.Get("X-Total-Count"), page)
+	return nil
+}
+
+// create creates a member; without a password they set one through a
+// reset link.
+func (u *userCLI) create(email, password string, confirm bool, stdout io.Writer) error {
+	body := map[string]any{"email": email, "email_confirm": confirm}
+	if password != "" {
+		body["password"] = password
+	}
+	var out cliUser
+	if _, err := u.call("POST", "/admin/users", body, &out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "created %s (%s)\n", out.Email, out.ID)
 	return nil
 }
 

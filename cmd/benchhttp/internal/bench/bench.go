@@ -1,31 +1,16 @@
 package bench
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"os"
-	"runtime"
-	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/labelbase/labelbase/pkg/app"
-	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/db"
-	"github.com/labelbase/labelbase/pkg/token"
 )
 
 // Options shape a run.
@@ -122,21 +107,14 @@ func (s *scenario) ok(status int) bool {
 	return status == s.status
 }
 
-const secret = "bench-secret-bench-secret-bench-secret-0123"
-
-// Run sets up the database and the gateway, then measures every scenario.
+// Run sets up the database and the gateway, then measures every scenario
+// and prints the table as it goes.
 func Run(ctx context.Context, o Options) ([]Result, error) {
-	url, stop := o.DatabaseURL, func() {}
-	if url == "" {
-		var err error
-		if url, stop, err = startDatabase(ctx, o.Log); err != nil {
-			return nil, err
-		}
-	} else if err := migrateUp(url); err != nil {
+	url, stop, err := database(ctx, o)
+	if err != nil {
 		return nil, err
 	}
 	defer stop()
-
 	owner, err := pgxpool.New(ctx, url)
 	if err != nil {
 		return nil, err
@@ -146,421 +124,39 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{
-			"DATABASE_URL": url, "JWT_SECRET": secret, "CRAWL_DISABLED": "true",
-			"DB_POOL_SIZE": fmt.Sprint(o.PoolSize), "LOG_LEVEL": "error",
-		}[k]
-	})
+	client := newClient(o.Workers)
+	gw, err := startGateway(ctx, o, url, fx.user, client)
 	if err != nil {
 		return nil, err
 	}
-	var mu sync.Mutex
-	var last struct {
-		sql    string
-		args   [][]byte
-		caller db.Caller
-	}
-	a, err := app.New(ctx, cfg, o.Log, app.WithStatementObserver(func(sql string, args [][]byte, c db.Caller) {
-		mu.Lock()
-		last.sql, last.args, last.caller = sql, args, c
-		mu.Unlock()
-	}))
+	defer gw.close()
+	fl, err := openFloors(ctx, url, o.PoolSize, fx.user, client)
 	if err != nil {
 		return nil, err
 	}
-	defer a.Close()
-	srv := httptest.NewServer(a.Handler)
-	defer srv.Close()
+	defer fl.close()
 
-	now := time.Now()
-	memberTok, err := token.Sign(secret, jwt.MapClaims{"sub": fx.user, "role": "authenticated", "aud": "authenticated",
-		"iat": now.Unix(), "exp": now.Add(24 * time.Hour).Unix()})
-	if err != nil {
-		return nil, err
-	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.Workers * 2, MaxConnsPerHost: o.Workers * 2}}
-	get := func(url string) error {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if err != nil {
-			return err
-		}
-		res, err := client.Do(req)
-		if err != nil {
-			return err
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			return fmt.Errorf("http floor: status %d", res.StatusCode)
-		}
-		return nil
-	}
-	send := func(s *scenario) (int, error) {
-		var body io.Reader
-		if s.body != "" {
-			body = strings.NewReader(s.body)
-		}
-		req, err := http.NewRequestWithContext(ctx, s.method, srv.URL+s.path, body)
-		if err != nil {
-			return 0, err
-		}
-		req.Header.Set("apikey", cfg.AnonKey)
-		if s.member {
-			req.Header.Set("Authorization", "Bearer "+memberTok)
-		}
-		if s.body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		if s.prefer != "" {
-			req.Header.Set("Prefer", s.prefer)
-		}
-		res, err := client.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode, nil
-	}
-
-	floors := map[bool]*pgxpool.Pool{}
-	for _, member := range []bool{false, true} {
-		p, err := floorPool(ctx, url, o.PoolSize, member, fx.user)
-		if err != nil {
-			return nil, err
-		}
-		defer p.Close()
-		floors[member] = p
-	}
-
-	// The setup floor switches role per transaction, as the gateway does,
-	// so it logs in like the gateway's pool (the owner here) without a
-	// session role.
-	setupPool, err := pgxpool.New(ctx, url)
-	if err != nil {
-		return nil, err
-	}
-	defer setupPool.Close()
-
-	// The HTTP floor: one bare handler that runs the current scenario's
-	// statement on the floor's pool and writes its JSON body.
-	var current atomic.Pointer[scenario]
-	httpFloor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s := current.Load()
-		body, err := floorExec(r.Context(), floors[s.member], s.sql, s.args)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
-	defer httpFloor.Close()
-
-	// The fair floor: the same bare handler, but each request switches to
-	// the scenario's caller (role and claims only) in the statement's
-	// pipeline, as any RLS-enforcing service must.
-	fairFloor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s := current.Load()
-		body, err := fairExec(r.Context(), setupPool, s.caller, s.sql, s.args)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(body)
-	}))
-	defer fairFloor.Close()
-
-	fmt.Fprintf(o.Out, "# gateway vs floor: %s\n", machine(ctx, owner))
-	fmt.Fprintf(o.Out, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
-		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
-	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 |")
-	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---:|---:|---:|---|---|")
+	printHeader(o.Out, o, machine(ctx, owner))
 	var out []Result
 	for _, s := range scenarios(fx) {
 		if o.Only != "" && !strings.Contains(s.name, o.Only) {
 			continue
 		}
-		// Warm-up: one request through the gateway captures its SQL.
-		st, err := send(s)
+		res, err := measure(ctx, o, gw, fl, s)
 		if err != nil {
-			return nil, fmt.Errorf("bench: %s: %w", s.name, err)
+			return nil, err
 		}
-		if !s.ok(st) {
-			return nil, fmt.Errorf("bench: %s: status %d, want %d", s.name, st, s.status)
-		}
-		mu.Lock()
-		s.sql, s.args, s.caller = last.sql, last.args, last.caller
-		mu.Unlock()
-		current.Store(s)
-		floor := floors[s.member]
-		gwOp := func() error {
-			st, err := send(s)
-			if err == nil && !s.ok(st) {
-				err = fmt.Errorf("status %d", st)
-			}
-			return err
-		}
-		floorOp := func() error { _, err := floorExec(ctx, floor, s.sql, s.args); return err }
-		httpOp := func() error { return get(httpFloor.URL) }
-		fairOp := func() error { return get(fairFloor.URL) }
-		setupArgs := s.caller.SetupArgs()
-		setupOp := func() error { return setupExec(ctx, setupPool, setupArgs, s.sql, s.args) }
-		sides := []struct {
-			name string
-			op   func() error
-			lat  []time.Duration
-			took time.Duration
-		}{{name: "gateway", op: gwOp}, {name: "floor", op: floorOp}, {name: "HTTP floor", op: httpOp}, {name: "setup floor", op: setupOp}, {name: "fair floor", op: fairOp}}
-		for _, sd := range sides[1:] {
-			if err := sd.op(); err != nil {
-				return nil, fmt.Errorf("bench: %s: %s: %w", s.name, sd.name, err)
-			}
-		}
-		for r := 0; r < o.Rounds; r++ {
-			for i := range sides {
-				d, lat, err := phase(ctx, o, sides[i].op)
-				if err != nil {
-					return nil, fmt.Errorf("bench: %s: %s: %w", s.name, sides[i].name, err)
-				}
-				sides[i].lat, sides[i].took = append(sides[i].lat, lat...), sides[i].took+d
-			}
-		}
-		res := Result{Name: s.name, Gateway: summarise(sides[0].lat, sides[0].took), Floor: summarise(sides[1].lat, sides[1].took),
-			HTTPFloor: summarise(sides[2].lat, sides[2].took), SetupFloor: summarise(sides[3].lat, sides[3].took),
-			FairFloor: summarise(sides[4].lat, sides[4].took)}
 		out = append(out, res)
-		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
-			ratio(res.Gateway, res.HTTPFloor), ratio(res.Gateway, res.FairFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.FairFloor))
+		printRow(o.Out, res)
 	}
 	return out, nil
 }
 
-// phase runs op from o.Workers goroutines for o.Phase (at most o.MaxOps
-// operations) and returns the elapsed time and every latency.
-func phase(ctx context.Context, o Options, op func() error) (time.Duration, []time.Duration, error) {
-	var n atomic.Int64
-	var firstErr atomic.Pointer[error]
-	deadline := time.Now().Add(o.Phase)
-	lats := make([][]time.Duration, o.Workers)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for w := 0; w < o.Workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for time.Now().Before(deadline) && n.Add(1) <= int64(o.MaxOps) && ctx.Err() == nil {
-				t := time.Now()
-				if err := op(); err != nil {
-					firstErr.CompareAndSwap(nil, &err)
-					return
-				}
-				lats[w] = append(lats[w], time.Since(t))
-			}
-		}(w)
+// database is the URL of a migrated database and what stops it: a
+// throwaway cluster unless o.DatabaseURL names one.
+func database(ctx context.Context, o Options) (string, func(), error) {
+	if o.DatabaseURL == "" {
+		return startDatabase(ctx, o.Log)
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	if e := firstErr.Load(); e != nil {
-		return 0, nil, *e
-	}
-	var all []time.Duration
-	for _, l := range lats {
-		all = append(all, l...)
-	}
-	return elapsed, all, ctx.Err()
-}
-
-func summarise(lat []time.Duration, total time.Duration) Side {
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	s := Side{Ops: len(lat)}
-	if total > 0 {
-		s.RPS = float64(len(lat)) / total.Seconds()
-	}
-	at := func(p float64) time.Duration {
-		if len(lat) == 0 {
-			return 0
-		}
-		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
-	}
-	s.P50, s.P95, s.P99 = at(0.50), at(0.95), at(0.99)
-	return s
-}
-
-func pcts(s Side) string {
-	ms := func(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d.Microseconds())/1000) }
-	return ms(s.P50) + " / " + ms(s.P95) + " / " + ms(s.P99) + " ms"
-}
-
-// floorPool is the floor's pool: role and claims set once per connection,
-// as a hand-written service would, so each request is one prepared
-// statement and one round trip.
-func floorPool(ctx context.Context, url string, size int, member bool, user string) (*pgxpool.Pool, error) {
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		return nil, err
-	}
-	cfg.MaxConns = int32(size)
-	role, claims := "anon", `{"role":"anon"}`
-	if member {
-		role, claims = "authenticated", fmt.Sprintf(`{"sub":%q,"role":"authenticated","aud":"authenticated"}`, user)
-	}
-	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
-		_, err := c.Exec(ctx, "SELECT set_config('role', $1, false), set_config('request.jwt.claims', $2, false)", role, claims)
-		return err
-	}
-	return pgxpool.NewWithConfig(ctx, cfg)
-}
-
-// floorExec runs sql with text arguments as a statement prepared once per
-// connection (the same text-typed parameters the gateway binds).
-func floorExec(ctx context.Context, pool *pgxpool.Pool, sql string, args [][]byte) ([]byte, error) {
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Release()
-	pc := conn.Conn().PgConn()
-	names, _ := pc.CustomData()["bench.stmts"].(map[string]string)
-	if names == nil {
-		names = map[string]string{}
-		pc.CustomData()["bench.stmts"] = names
-	}
-	name, ok := names[sql]
-	if !ok {
-		name = fmt.Sprintf("floor%d", len(names)+1)
-		oids := make([]uint32, len(args))
-		for i := range oids {
-			oids[i] = 25
-		}
-		if _, err := pc.Prepare(ctx, name, sql, oids); err != nil {
-			return nil, err
-		}
-		names[sql] = name
-	}
-	res := pc.ExecPrepared(ctx, name, args, nil, nil).Read()
-	if res.Err != nil {
-		return nil, res.Err
-	}
-	return bodyOf(res.Rows)
-}
-
-// bodyOf is the JSON body of a main statement's one row (its third column).
-func bodyOf(rows [][][]byte) ([]byte, error) {
-	if len(rows) != 1 {
-		return nil, errors.New("floor: want one row")
-	}
-	if len(rows[0]) < 3 {
-		return rows[0][0], nil
-	}
-	return rows[0][2], nil
-}
-
-// fairSetupSQL is all an RLS-enforcing service must send per request:
-// the caller's role and claims, transaction-local.
-const fairSetupSQL = `SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`
-
-// setupExec is the setup floor: the gateway's setup statement and the
-// main statement, both prepared once per connection, in one pipeline and
-// its implicit transaction, as the gateway sends a read.
-func setupExec(ctx context.Context, pool *pgxpool.Pool, setupArgs [][]byte, sql string, args [][]byte) error {
-	_, err := pipelineExec(ctx, pool, db.SetupSQL, setupArgs, sql, args)
-	return err
-}
-
-// fairExec is the fair floor's request: role and claims (nothing else of
-// the gateway's setup) and the statement in one pipeline.
-func fairExec(ctx context.Context, pool *pgxpool.Pool, c db.Caller, sql string, args [][]byte) ([]byte, error) {
-	claims := c.Claims
-	if claims == nil {
-		claims = []byte(`{"role":"` + c.Role + `"}`)
-	}
-	return pipelineExec(ctx, pool, fairSetupSQL, [][]byte{[]byte(c.Role), claims}, sql, args)
-}
-
-// pipelineExec sends a setup statement and the main statement, both
-// prepared once per connection, in one pipeline (one round trip, one
-// implicit transaction), and returns the main statement's body.
-func pipelineExec(ctx context.Context, pool *pgxpool.Pool, setupSQL string, setupArgs [][]byte, sql string, args [][]byte) ([]byte, error) {
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Release()
-	pc := conn.Conn().PgConn()
-	names, _ := pc.CustomData()["bench.setup"].(map[string]string)
-	if names == nil {
-		names = map[string]string{}
-		pc.CustomData()["bench.setup"] = names
-	}
-	for _, q := range []struct {
-		sql string
-		n   int
-	}{{setupSQL, len(setupArgs)}, {sql, len(args)}} {
-		if _, ok := names[q.sql]; ok {
-			continue
-		}
-		name := fmt.Sprintf("setup%d", len(names)+1)
-		oids := make([]uint32, q.n)
-		for i := range oids {
-			oids[i] = 25
-		}
-		if _, err := pc.Prepare(ctx, name, q.sql, oids); err != nil {
-			return nil, err
-		}
-		names[q.sql] = name
-	}
-	pl := pc.StartPipeline(ctx)
-	pl.SendQueryPrepared(names[setupSQL], setupArgs, nil, nil)
-	pl.SendQueryPrepared(names[sql], args, nil, nil)
-	if err := pl.Sync(); err != nil {
-		pl.Close()
-		return nil, err
-	}
-	var last [][][]byte
-	for i := 0; i < 2; i++ {
-		out, err := pl.GetResults()
-		if err != nil {
-			pl.Close()
-			return nil, err
-		}
-		rr, ok := out.(*pgconn.ResultReader)
-		if !ok {
-			pl.Close()
-			return nil, fmt.Errorf("setup floor: unexpected %T", out)
-		}
-		res := rr.Read()
-		if res.Err != nil {
-			pl.Close()
-			return nil, res.Err
-		}
-		last = res.Rows
-	}
-	if _, err := pl.GetResults(); err != nil {
-		pl.Close()
-		return nil, err
-	}
-	if err := pl.Close(); err != nil {
-		return nil, err
-	}
-	return bodyOf(last)
-}
-
-// machine describes where the figures come from.
-func machine(ctx context.Context, pool *pgxpool.Pool) string {
-	var pg string
-	_ = pool.QueryRow(ctx, "SHOW server_version").Scan(&pg)
-	cpu := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range bytes.Split(b, []byte("\n")) {
-			if k, v, ok := strings.Cut(string(line), ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	return fmt.Sprintf("%s, %d cores (GOMAXPROCS %d), %s, PostgreSQL %s", cpu, runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), pg)
+	return o.DatabaseURL, func() {}, migrateUp(o.DatabaseURL)
 }
