@@ -1,0 +1,52 @@
+package pgchanges
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// checkSQL asks realtime.changes_visible (migration 20261127202500) which
+// of the groups may SELECT the row with this primary key: one statement
+// that switches role and claims per group inside the server, so a change
+// costs one round trip and one statement per gateway whatever the number
+// of groups.
+const checkSQL = `SELECT realtime.changes_visible($1::text::regclass, $2::text[], $3::text[], $4::text[], $5::text[])`
+
+// visible decides, per group, whether the changed row is visible under
+// RLS. It reads the row as it is now (as Supabase does): a row changed
+// again since is judged by its newer state. On any failure nobody sees the
+// change (fail closed) and the cause is logged.
+func (s *Service) visible(ctx context.Context, c *change, groups []group) []bool {
+	out := make([]bool, len(groups))
+	keys, vals, ok := c.keyValues(c.New)
+	if !ok {
+		s.log.Warn("postgres_changes: RLS table change without a primary key value; not delivered",
+			"schema", c.Schema, "table", c.Table)
+		return out
+	}
+	roles := make([]string, len(groups))
+	claims := make([]string, len(groups))
+	for i, g := range groups {
+		roles[i], claims[i] = g.role, g.claims
+		if claims[i] == "" {
+			claims[i] = "{}"
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	defer cancel()
+	s.checks.Add(1)
+	var idx []int32
+	table := pgx.Identifier{c.Schema, c.Table}.Sanitize()
+	if err := s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims).Scan(&idx); err != nil {
+		s.log.Warn("postgres_changes: RLS check failed; change not delivered",
+			"schema", c.Schema, "table", c.Table, "err", err)
+		return out
+	}
+	for _, i := range idx {
+		if i >= 1 && int(i) <= len(out) {
+			out[i-1] = true
+		}
+	}
+	return out
+}

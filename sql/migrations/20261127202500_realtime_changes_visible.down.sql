@@ -1,0 +1,1 @@
+DROP FUNCTION IF EXISTS realtime.changes_visible(regclass, text[], text[], text[], text[]);

@@ -1,0 +1,70 @@
+-- postgres_changes: the RLS decision for one changed row and every
+-- distinct (role, claims) group of its subscribers on a gateway, in one
+-- statement (pkg/realtime/pgchanges). Supabase's Realtime reads the table
+-- once per subscriber; this reads it once per group, all in one call.
+--
+-- The schema normally exists already (20261127202000 creates realtime with
+-- messages, topic(), send()); IF NOT EXISTS keeps this migration
+-- independent of that one.
+CREATE SCHEMA IF NOT EXISTS realtime;
+
+-- realtime.changes_visible returns the 1-based indexes of the groups
+-- (roles[i], claims[i]) that may SELECT the row of tbl whose primary key
+-- columns key_cols hold key_vals (text, cast to each column's type).
+--
+-- It is SECURITY INVOKER and granted to nobody: only the gateway's owner
+-- connection calls it, and switching role is checked by PostgreSQL against
+-- that session's user, and the gateway passes only the API roles (anon,
+-- authenticated, service_role). Every setting it changes is transaction-local and
+-- restored before it returns. A group whose role lacks the privilege, or
+-- whose policy raises, simply does not see the row.
+CREATE FUNCTION realtime.changes_visible(tbl regclass, key_cols text[], key_vals text[], roles text[], claims text[])
+RETURNS int[]
+LANGUAGE plpgsql VOLATILE
+SET search_path = ''
+AS $$
+DECLARE
+  cond text := '';
+  q text;
+  i int;
+  seen boolean;
+  visible int[] := '{}';
+  orig_role text := current_setting('role');
+  orig_claims text := coalesce(current_setting('request.jwt.claims', true), '');
+  term text;
+BEGIN
+  IF coalesce(array_length(key_cols, 1), 0) = 0 OR array_length(key_cols, 1) <> array_length(key_vals, 1) THEN
+    RAISE EXCEPTION 'changes_visible: key columns and values differ';
+  END IF;
+  FOR i IN 1 .. array_length(key_cols, 1) LOOP
+    SELECT format('%I = ($1[%s])::%s', a.attname, i, format_type(a.atttypid, a.atttypmod))
+      INTO term
+      FROM pg_catalog.pg_attribute a
+     WHERE a.attrelid = tbl AND a.attname = key_cols[i] AND a.attnum > 0 AND NOT a.attisdropped;
+    IF term IS NULL THEN
+      RAISE EXCEPTION 'changes_visible: % has no column %', tbl, key_cols[i];
+    END IF;
+    cond := cond || CASE WHEN i > 1 THEN ' AND ' ELSE '' END || term;
+  END LOOP;
+  -- A policy is read, never written through: the check cannot change data.
+  PERFORM pg_catalog.set_config('transaction_read_only', 'on', true);
+  q := format('SELECT EXISTS (SELECT 1 FROM %s WHERE %s)', tbl, cond);
+  FOR i IN 1 .. coalesce(array_length(roles, 1), 0) LOOP
+    BEGIN
+      PERFORM pg_catalog.set_config('role', roles[i], true);
+      PERFORM pg_catalog.set_config('request.jwt.claims', claims[i], true);
+      EXECUTE q INTO seen USING key_vals;
+    EXCEPTION WHEN OTHERS THEN
+      seen := false;
+    END;
+    PERFORM pg_catalog.set_config('role', orig_role, true);
+    IF seen THEN
+      visible := visible || i;
+    END IF;
+  END LOOP;
+  PERFORM pg_catalog.set_config('request.jwt.claims', orig_claims, true);
+  RETURN visible;
+END
+$$;
+
+REVOKE ALL ON FUNCTION realtime.changes_visible(regclass, text[], text[], text[], text[]) FROM PUBLIC;
