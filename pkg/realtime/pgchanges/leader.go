@@ -96,11 +96,15 @@ func (s *Service) Ready(ctx context.Context) error {
 		// Not cached: a database that did not answer may answer next time.
 		return errors.New("postgres_changes is unavailable: the database did not answer")
 	}
-	s.readyErr = nil
-	if level != "logical" {
-		s.readyErr = fmt.Errorf("postgres_changes is not available: the database runs with wal_level=%s, "+
-			"it needs wal_level=logical (broadcast and presence work)", level)
-	}
-	s.readyAt = time.Now()
+	s.readyErr, s.readyAt = readyError(level), time.Now()
 	return s.readyErr
+}
+
+// readyError is Ready's verdict on a wal_level.
+func readyError(level string) error {
+	if level == "logical" {
+		return nil
+	}
+	return fmt.Errorf("postgres_changes is not available: the database runs with wal_level=%s "+
+		"and needs wal_level=logical (broadcast and presence still work)", level)
 }

@@ -86,12 +86,12 @@ type Service struct {
 
 	mu     sync.RWMutex
 	byRel  map[string]map[*subscriberSet]struct{} // "schema.table" or "schema.*"
-	nextID atomic.Uint64
 
 	readyMu  sync.Mutex
 	readyAt  time.Time
 	readyErr error
 
+	leading   atomic.Bool  // this gateway streams the WAL now
 	checks    atomic.Int64 // RLS check statements run (tests, benchmarks)
 	dropped   atomic.Int64 // raw changes dropped on a full queue
 	delivered atomic.Int64 // Deliver calls

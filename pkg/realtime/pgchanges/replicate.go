@@ -43,6 +43,8 @@ func (s *Service) replicate(ctx context.Context, lockConn *pgx.Conn) error {
 	if err := pglogrepl.StartReplication(ctx, conn, slot, 0, pglogrepl.StartReplicationOptions{PluginArgs: args}); err != nil {
 		return fmt.Errorf("pgchanges: start replication: %w", err)
 	}
+	s.leading.Store(true)
+	defer s.leading.Store(false)
 	d := newDecoder(s.cfg.Pool)
 	return s.stream(ctx, conn, lockConn, d)
 }
