@@ -23,6 +23,7 @@ var validPublication = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 // is, replicates until the connection or the lock is lost.
 func (s *Service) leaderLoop(ctx context.Context) {
 	var lastErr string
+	wait := leaderRetry
 	for {
 		err := s.Ready(ctx)
 		if err == nil {
@@ -39,10 +40,17 @@ func (s *Service) leaderLoop(ctx context.Context) {
 			}
 		}
 		lastErr = msg
+		// A database that refuses (no replication privilege, no
+		// publication) is asked less and less often, up to every 30 s.
+		if err != nil {
+			wait = min(2*wait, 30*time.Second)
+		} else {
+			wait = leaderRetry
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(leaderRetry):
+		case <-time.After(wait):
 		}
 	}
 }
