@@ -84,8 +84,8 @@ type Service struct {
 	log   *slog.Logger
 	queue chan []byte
 
-	mu     sync.RWMutex
-	byRel  map[string]map[*subscriberSet]struct{} // "schema.table" or "schema.*"
+	mu    sync.RWMutex
+	byRel map[string]map[*subscriberSet]struct{} // "schema.table" or "schema.*"
 
 	readyMu  sync.Mutex
 	readyAt  time.Time

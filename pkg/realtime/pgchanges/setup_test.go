@@ -34,7 +34,7 @@ ALTER PUBLICATION supabase_realtime ADD TABLE public.notes, public.readings, pub
 
 // bundle is a test's database and gateways.
 type bundle struct {
-	db *pgtest.DB
+	db  *pgtest.DB
 	bus *memBus
 }
 
