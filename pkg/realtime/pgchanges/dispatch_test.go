@@ -1,0 +1,135 @@
+package pgchanges
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func readingsChange(kind string, id, tag string) *change {
+	cols := []column{{Name: "id", Type: "int4", Key: true}, {Name: "tag", Type: "text"}}
+	c := &change{Schema: "public", Table: "readings", Kind: kind, Commit: "2026-11-27T20:00:00.000Z", Columns: cols}
+	row := []value{{Text: id}, {Text: tag}}
+	if kind == "DELETE" {
+		c.Old = row
+	} else {
+		c.New = row
+	}
+	return c
+}
+
+// Routing without a database: event and table matching, cancel, and
+// bindings that can never match (a bad filter, a role outside the API).
+func TestDispatchRouting(t *testing.T) {
+	s := New(Config{Bus: newMemBus()})
+	ctx := context.Background()
+	ins, all, bad := newSink(), newSink(), newSink()
+	cancelIns := s.Subscribe([]Subscription{{ID: 1, Event: "INSERT", Schema: "public", Table: "readings", Role: "anon"},
+		{ID: 2, Event: "DELETE", Schema: "public", Table: "readings", Role: "anon"},
+		{ID: 3, Event: "INSERT", Schema: "public", Table: "other", Role: "anon"}}, ins.deliver)
+	defer s.Subscribe([]Subscription{{ID: 4, Event: "*", Schema: "public", Role: "anon"}}, all.deliver)()
+	defer s.Subscribe([]Subscription{{ID: 5, Event: "*", Schema: "public", Table: "readings", Role: "postgres"},
+		{ID: 6, Event: "*", Schema: "public", Table: "readings", Role: "anon", Filter: "id=like.1"}}, bad.deliver)()
+
+	s.dispatch(ctx, readingsChange("INSERT", "1", "a"))
+	s.dispatch(ctx, readingsChange("DELETE", "1", "a"))
+	cancelIns()
+	s.dispatch(ctx, readingsChange("INSERT", "2", "b"))
+	if got := fmt.Sprint(idsOf(ins.all())); got != "[[1] [2]]" {
+		t.Errorf("INSERT/DELETE subscriber got %s, want [[1] [2]] and nothing after cancel", got)
+	}
+	if got := fmt.Sprint(idsOf(all.all())); got != "[[4] [4] [4]]" {
+		t.Errorf("whole-schema subscriber got %s", got)
+	}
+	if n := len(bad.all()); n != 0 {
+		t.Errorf("bindings that can never match got %d events", n)
+	}
+}
+
+func idsOf(ev []event) [][]int {
+	var out [][]int
+	for _, e := range ev {
+		out = append(out, e.IDs)
+	}
+	return out
+}
+
+// Garbage on the bus is dropped, not a panic.
+func TestDispatchRawRejectsGarbage(t *testing.T) {
+	s := New(Config{Bus: newMemBus()})
+	k := newSink()
+	defer s.Subscribe([]Subscription{{ID: 1, Event: "*", Schema: "public", Table: "readings", Role: "anon"}}, k.deliver)()
+	for _, raw := range []string{``, `{`, `[]`, `{"s":"public","t":"readings","k":"INSERT","cols":[{"n":"id","t":"int4"}],"new":["1","2"]}`} {
+		s.dispatchRaw(context.Background(), []byte(raw))
+	}
+	if n := len(k.all()); n != 0 {
+		t.Errorf("%d events from garbage", n)
+	}
+}
+
+// A row over maxRecordBytes goes out with its primary key and Supabase's
+// 413 error.
+func TestTooLargeRecord(t *testing.T) {
+	c := readingsChange("INSERT", "7", strings.Repeat("x", maxRecordBytes+1))
+	b, err := c.encode()
+	if err != nil || len(b) > 1000 {
+		t.Fatalf("encode: %d bytes, %v", len(b), err)
+	}
+	back, err := decodeChange(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(back.payload(), &p); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(p["record"]) != "map[id:7]" || fmt.Sprint(p["errors"]) != "[Error 413: Payload Too Large]" {
+		t.Errorf("payload %v", p)
+	}
+}
+
+func TestValueJSONRoundTrip(t *testing.T) {
+	in := []value{{Text: "a"}, {Null: true}, {Missing: true}, {Text: ""}, {Text: "null"}}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []value
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(in) != fmt.Sprint(out) {
+		t.Errorf("round trip %s: %v != %v", b, out, in)
+	}
+}
+
+// The RLS statement: one call decides every group; a role without the
+// table privilege sees nothing instead of failing the others.
+func TestVisibleGroups(t *testing.T) {
+	b := setup(t)
+	b.exec(t, "INSERT INTO public.notes VALUES (42, $1, 'mine')", memberA)
+	s := New(Config{Pool: b.db.Pool, Bus: b.bus})
+	c := &change{Schema: "public", Table: "notes", Kind: "UPDATE", RLS: true,
+		Columns: []column{{Name: "id", Type: "int8", Key: true}, {Name: "owner", Type: "uuid"}},
+		New:     []value{{Text: "42"}, {Text: memberA}}}
+	groups := []group{{"authenticated", string(claimsOf(memberB))}, {"authenticated", string(claimsOf(memberA))},
+		{"anon", `{"role":"anon"}`}, {"service_role", `{"role":"service_role"}`}}
+	got := s.visible(context.Background(), c, groups)
+	if fmt.Sprint(got) != "[false true false true]" {
+		t.Errorf("visible = %v, want [false true false true]", got)
+	}
+	if n := s.checks.Load(); n != 1 {
+		t.Errorf("%d statements, want 1", n)
+	}
+	// The statement leaves the session as it found it.
+	var role, claims string
+	if err := b.db.Pool.QueryRow(context.Background(),
+		"SELECT current_user, coalesce(current_setting('request.jwt.claims', true), '')").Scan(&role, &claims); err != nil {
+		t.Fatal(err)
+	}
+	if role != "postgres" || claims != "" {
+		t.Errorf("session after the check: role %q, claims %q", role, claims)
+	}
+}
