@@ -18,7 +18,8 @@ CREATE SCHEMA IF NOT EXISTS realtime;
 -- authenticated, service_role). Every setting it changes is transaction-local and
 -- restored before it returns. A group whose role lacks the privilege, or
 -- whose policy raises, simply does not see the row.
-CREATE FUNCTION realtime.changes_visible(tbl regclass, key_cols text[], key_vals text[], roles text[], claims text[])
+CREATE FUNCTION realtime.changes_visible(tbl regclass, key_cols text[], key_vals text[], roles text[], claims text[],
+                                         isolate boolean DEFAULT false)
 RETURNS int[]
 LANGUAGE plpgsql VOLATILE
 SET search_path = ''
@@ -50,13 +51,25 @@ BEGIN
   PERFORM pg_catalog.set_config('transaction_read_only', 'on', true);
   q := format('SELECT EXISTS (SELECT 1 FROM %s WHERE %s)', tbl, cond);
   FOR i IN 1 .. coalesce(array_length(roles, 1), 0) LOOP
-    BEGIN
+    seen := false;
+    IF NOT pg_catalog.has_table_privilege(roles[i], tbl, 'SELECT') THEN
+      CONTINUE;
+    ELSIF isolate THEN
+      -- A subtransaction per group, so that a policy that raises for one
+      -- group hides the row from that group only. It costs, so the
+      -- gateway asks for it only after a call without it failed.
+      BEGIN
+        PERFORM pg_catalog.set_config('role', roles[i], true);
+        PERFORM pg_catalog.set_config('request.jwt.claims', claims[i], true);
+        EXECUTE q INTO seen USING key_vals;
+      EXCEPTION WHEN OTHERS THEN
+        seen := false;
+      END;
+    ELSE
       PERFORM pg_catalog.set_config('role', roles[i], true);
       PERFORM pg_catalog.set_config('request.jwt.claims', claims[i], true);
       EXECUTE q INTO seen USING key_vals;
-    EXCEPTION WHEN OTHERS THEN
-      seen := false;
-    END;
+    END IF;
     PERFORM pg_catalog.set_config('role', orig_role, true);
     IF seen THEN
       visible := visible || i;
@@ -67,4 +80,4 @@ BEGIN
 END
 $$;
 
-REVOKE ALL ON FUNCTION realtime.changes_visible(regclass, text[], text[], text[], text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION realtime.changes_visible(regclass, text[], text[], text[], text[], boolean) FROM PUBLIC;

@@ -133,3 +133,22 @@ func TestVisibleGroups(t *testing.T) {
 		t.Errorf("session after the check: role %q, claims %q", role, claims)
 	}
 }
+
+// A policy that raises for one group hides the row from that group only.
+func TestVisiblePolicyRaises(t *testing.T) {
+	b := setup(t)
+	b.exec(t, `CREATE POLICY notes_fussy ON public.notes FOR SELECT TO authenticated
+		USING (CASE WHEN auth.jwt() ->> 'fussy' = 'yes' THEN (auth.jwt() ->> 'fussy')::int = 1 ELSE true END)`)
+	b.exec(t, "INSERT INTO public.notes VALUES (42, $1, 'mine')", memberA)
+	s := New(Config{Pool: b.db.Pool, Bus: b.bus})
+	c := &change{Schema: "public", Table: "notes", Kind: "INSERT", RLS: true,
+		Columns: []column{{Name: "id", Type: "int8", Key: true}}, New: []value{{Text: "42"}}}
+	groups := []group{{"authenticated", `{"sub":"` + memberA + `","role":"authenticated"}`},
+		{"authenticated", `{"sub":"` + memberB + `","role":"authenticated","fussy":"yes"}`}}
+	if got := s.visible(context.Background(), c, groups); fmt.Sprint(got) != "[true false]" {
+		t.Errorf("visible = %v, want [true false]", got)
+	}
+	if n := s.checks.Load(); n != 2 {
+		t.Errorf("%d statements, want 2 (one failed, one isolated)", n)
+	}
+}

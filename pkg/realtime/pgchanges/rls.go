@@ -11,7 +11,7 @@ import (
 // that switches role and claims per group inside the server, so a change
 // costs one round trip and one statement per gateway whatever the number
 // of groups.
-const checkSQL = `SELECT realtime.changes_visible($1::text::regclass, $2::text[], $3::text[], $4::text[], $5::text[])`
+const checkSQL = `SELECT realtime.changes_visible($1::text::regclass, $2::text[], $3::text[], $4::text[], $5::text[], $6)`
 
 // visible decides, per group, whether the changed row is visible under
 // RLS. It reads the row as it is now (as Supabase does): a row changed
@@ -35,10 +35,17 @@ func (s *Service) visible(ctx context.Context, c *change, groups []group) []bool
 	}
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	s.checks.Add(1)
-	var idx []int32
 	table := pgx.Identifier{c.Schema, c.Table}.Sanitize()
-	if err := s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims).Scan(&idx); err != nil {
+	var idx []int32
+	s.checks.Add(1)
+	err := s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims, false).Scan(&idx)
+	if err != nil && ctx.Err() == nil {
+		// A policy raised for some group: ask again with each group in a
+		// subtransaction of its own, so only that group misses the row.
+		s.checks.Add(1)
+		err = s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims, true).Scan(&idx)
+	}
+	if err != nil {
 		s.log.Warn("postgres_changes: RLS check failed; change not delivered",
 			"schema", c.Schema, "table", c.Table, "err", err)
 		return out
