@@ -1,1 +1,1 @@
-DROP FUNCTION IF EXISTS realtime.changes_visible(regclass, text[], text[], text[], text[], boolean);
+DROP FUNCTION IF EXISTS realtime.changes_visible(regclass, text[], text[], text[], text[], bigint, boolean);

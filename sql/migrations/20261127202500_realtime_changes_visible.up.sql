@@ -16,10 +16,17 @@ CREATE SCHEMA IF NOT EXISTS realtime;
 -- connection calls it, and switching role is checked by PostgreSQL against
 -- that session's user, and the gateway passes only the API roles (anon,
 -- authenticated, service_role). Every setting it changes is transaction-local and
--- restored before it returns. A group whose role lacks the privilege, or
+-- restored before it returns.
+--
+-- xid is the changed row's transaction (32 bits, as the WAL carries it).
+-- Logical decoding can ship a commit a moment before the committing
+-- session is out of the process array, when new snapshots do not see it
+-- yet; the function first waits (up to about a second, in practice
+-- microseconds) until a snapshot does, so that a fresh row is never
+-- judged invisible. A group whose role lacks the privilege, or
 -- whose policy raises, simply does not see the row.
 CREATE FUNCTION realtime.changes_visible(tbl regclass, key_cols text[], key_vals text[], roles text[], claims text[],
-                                         isolate boolean DEFAULT false)
+                                         xid bigint, isolate boolean DEFAULT false)
 RETURNS int[]
 LANGUAGE plpgsql VOLATILE
 SET search_path = ''
@@ -33,6 +40,10 @@ DECLARE
   orig_role text := current_setting('role');
   orig_claims text := coalesce(current_setting('request.jwt.claims', true), '');
   term text;
+  snap pg_catalog.pg_snapshot;
+  xmax bigint;
+  full_xid bigint;
+  waits int := 0;
 BEGIN
   IF coalesce(array_length(key_cols, 1), 0) = 0 OR array_length(key_cols, 1) <> array_length(key_vals, 1) THEN
     RAISE EXCEPTION 'changes_visible: key columns and values differ';
@@ -46,6 +57,17 @@ BEGIN
       RAISE EXCEPTION 'changes_visible: % has no column %', tbl, key_cols[i];
     END IF;
     cond := cond || CASE WHEN i > 1 THEN ' AND ' ELSE '' END || term;
+  END LOOP;
+  WHILE xid IS NOT NULL LOOP
+    SELECT pg_catalog.pg_current_snapshot() INTO snap;
+    xmax := pg_catalog.pg_snapshot_xmax(snap)::text::bigint;
+    -- The full transaction id nearest xmax whose low 32 bits are xid.
+    full_xid := xmax + ((xid - xmax % 4294967296 + 6442450944) % 4294967296 - 2147483648);
+    EXIT WHEN full_xid < xmax AND NOT EXISTS (
+      SELECT 1 FROM pg_catalog.pg_snapshot_xip(snap) x WHERE x::text::bigint = full_xid);
+    waits := waits + 1;
+    EXIT WHEN waits > 1000;
+    PERFORM pg_catalog.pg_sleep(0.001);
   END LOOP;
   -- A policy is read, never written through: the check cannot change data.
   PERFORM pg_catalog.set_config('transaction_read_only', 'on', true);
@@ -80,4 +102,4 @@ BEGIN
 END
 $$;
 
-REVOKE ALL ON FUNCTION realtime.changes_visible(regclass, text[], text[], text[], text[], boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION realtime.changes_visible(regclass, text[], text[], text[], text[], bigint, boolean) FROM PUBLIC;

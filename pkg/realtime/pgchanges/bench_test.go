@@ -2,6 +2,8 @@ package pgchanges
 
 import (
 	"context"
+	"encoding/json"
+	"sync"
 	"fmt"
 	"sort"
 	"sync/atomic"
@@ -42,7 +44,14 @@ func benchDelivery(b *testing.B, n int, distinct bool) {
 	waitLeading(b, s)
 	var got atomic.Int64
 	done := make(chan struct{}, 1)
-	deliver := func([]int, []byte) {
+	var mu sync.Mutex
+	perRow := map[string]int{}
+	deliver := func(_ []int, data []byte) {
+		var m struct{ Record struct{ ID json.Number } }
+		_ = json.Unmarshal(data, &m)
+		mu.Lock()
+		perRow[m.Record.ID.String()]++
+		mu.Unlock()
 		if got.Add(1) == int64(n) {
 			done <- struct{}{}
 		}
@@ -79,7 +88,8 @@ func benchDelivery(b *testing.B, n int, distinct bool) {
 		select {
 		case <-done:
 		case <-time.After(30 * time.Second):
-			b.Fatalf("change %d: %d of %d deliveries", i, got.Load(), n)
+			mu.Lock()
+			b.Fatalf("change %d: %d of %d deliveries; per row %v; dropped %d, delivered %d", i, got.Load(), n, perRow, s.dropped.Load(), s.delivered.Load())
 		}
 		lat = append(lat, time.Since(start))
 	}

@@ -13,6 +13,7 @@ type change struct {
 	Table   string   `json:"t"`
 	Kind    string   `json:"k"` // INSERT, UPDATE or DELETE
 	Commit  string   `json:"c"` // commit time, UTC, millisecond precision
+	Xid     uint32   `json:"x,omitempty"` // the transaction, for the RLS check's visibility wait
 	Columns []column `json:"cols"`
 	New     []value  `json:"new,omitempty"` // INSERT, UPDATE
 	Old     []value  `json:"old,omitempty"` // UPDATE (when the WAL has it), DELETE

@@ -29,6 +29,7 @@ type decoder struct {
 	rels    map[uint32]*relation
 	inTx    bool
 	commit  time.Time
+	xid     uint32
 	pending []*change
 }
 
@@ -48,7 +49,7 @@ func (d *decoder) decode(ctx context.Context, wal []byte) ([]*change, pglogrepl.
 	case *pglogrepl.RelationMessage:
 		return nil, 0, d.relationMessage(ctx, m)
 	case *pglogrepl.BeginMessage:
-		d.inTx, d.commit, d.pending = true, m.CommitTime, nil
+		d.inTx, d.commit, d.xid, d.pending = true, m.CommitTime, m.Xid, nil
 	case *pglogrepl.CommitMessage:
 		out := d.pending
 		if out == nil {
@@ -76,7 +77,7 @@ func (d *decoder) add(ctx context.Context, relID uint32, kind string, old *pglog
 			return err
 		}
 	}
-	c := &change{Schema: rel.schema, Table: rel.table, Kind: kind, Columns: rel.columns, RLS: rel.rls,
+	c := &change{Schema: rel.schema, Table: rel.table, Kind: kind, Columns: rel.columns, RLS: rel.rls, Xid: d.xid,
 		Commit: d.commit.UTC().Format("2006-01-02T15:04:05.000Z")}
 	if new != nil {
 		c.New = tupleValues(new, len(rel.columns))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func readingsChange(kind string, id, tag string) *change {
@@ -150,5 +151,35 @@ func TestVisiblePolicyRaises(t *testing.T) {
 	}
 	if n := s.checks.Load(); n != 2 {
 		t.Errorf("%d statements, want 2 (one failed, one isolated)", n)
+	}
+}
+
+// The check waits for the change's transaction to be visible: decoding
+// can ship a commit a moment before new snapshots see it, and the row
+// must not be judged invisible then.
+func TestVisibleWaitsForCommit(t *testing.T) {
+	b := setup(t)
+	ctx := context.Background()
+	tx, err := b.db.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	var xid int64
+	if err := tx.QueryRow(ctx, "INSERT INTO public.notes VALUES (9, $1, 'late') RETURNING txid_current() % 4294967296",
+		memberA).Scan(&xid); err != nil {
+		t.Fatal(err)
+	}
+	s := New(Config{Pool: b.db.Pool, Bus: b.bus})
+	c := &change{Schema: "public", Table: "notes", Kind: "INSERT", RLS: true, Xid: uint32(xid),
+		Columns: []column{{Name: "id", Type: "int8", Key: true}}, New: []value{{Text: "9"}}}
+	got := make(chan []bool, 1)
+	go func() { got <- s.visible(ctx, c, []group{{"authenticated", string(claimsOf(memberA))}}) }()
+	time.Sleep(100 * time.Millisecond)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v := <-got; fmt.Sprint(v) != "[true]" {
+		t.Errorf("visible = %v, want [true] once the transaction committed", v)
 	}
 }

@@ -11,10 +11,11 @@ import (
 // that switches role and claims per group inside the server, so a change
 // costs one round trip and one statement per gateway whatever the number
 // of groups.
-const checkSQL = `SELECT realtime.changes_visible($1::text::regclass, $2::text[], $3::text[], $4::text[], $5::text[], $6)`
+const checkSQL = `SELECT realtime.changes_visible($1::text::regclass, $2::text[], $3::text[], $4::text[], $5::text[], $6, $7)`
 
 // visible decides, per group, whether the changed row is visible under
-// RLS. It reads the row as it is now (as Supabase does): a row changed
+// RLS, once the change's transaction is visible to new snapshots (see the
+// migration). It reads the row as it is now (as Supabase does): a row changed
 // again since is judged by its newer state. On any failure nobody sees the
 // change (fail closed) and the cause is logged.
 func (s *Service) visible(ctx context.Context, c *change, groups []group) []bool {
@@ -36,14 +37,19 @@ func (s *Service) visible(ctx context.Context, c *change, groups []group) []bool
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
 	table := pgx.Identifier{c.Schema, c.Table}.Sanitize()
+	var xid *int64 // NULL: no visibility wait (a change not from the WAL)
+	if c.Xid != 0 {
+		x := int64(c.Xid)
+		xid = &x
+	}
 	var idx []int32
 	s.checks.Add(1)
-	err := s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims, false).Scan(&idx)
+	err := s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims, xid, false).Scan(&idx)
 	if err != nil && ctx.Err() == nil {
 		// A policy raised for some group: ask again with each group in a
 		// subtransaction of its own, so only that group misses the row.
 		s.checks.Add(1)
-		err = s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims, true).Scan(&idx)
+		err = s.cfg.Pool.QueryRow(ctx, checkSQL, table, keys, vals, roles, claims, xid, true).Scan(&idx)
 	}
 	if err != nil {
 		s.log.Warn("postgres_changes: RLS check failed; change not delivered",

@@ -2,6 +2,8 @@ package pgchanges
 
 import (
 	"context"
+	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -51,7 +53,8 @@ func setup(t testing.TB) *bundle {
 // function ends it (as a gateway dying would) and waits.
 func (b *bundle) gateway(t testing.TB) (*Service, func()) {
 	t.Helper()
-	s := New(Config{Pool: b.db.Pool, DirectURL: b.db.URL, Publication: "supabase_realtime", Bus: b.bus})
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s := New(Config{Pool: b.db.Pool, DirectURL: b.db.URL, Publication: "supabase_realtime", Bus: b.bus, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
