@@ -3,9 +3,9 @@ package pgchanges
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"

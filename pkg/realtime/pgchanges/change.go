@@ -11,8 +11,8 @@ import (
 type change struct {
 	Schema  string   `json:"s"`
 	Table   string   `json:"t"`
-	Kind    string   `json:"k"` // INSERT, UPDATE or DELETE
-	Commit  string   `json:"c"` // commit time, UTC, millisecond precision
+	Kind    string   `json:"k"`           // INSERT, UPDATE or DELETE
+	Commit  string   `json:"c"`           // commit time, UTC, millisecond precision
 	Xid     uint32   `json:"x,omitempty"` // the transaction, for the RLS check's visibility wait
 	Columns []column `json:"cols"`
 	New     []value  `json:"new,omitempty"` // INSERT, UPDATE
