@@ -44,6 +44,8 @@ DECLARE
   xmax bigint;
   full_xid bigint;
   waits int := 0;
+  stmt text;
+  run text;
 BEGIN
   IF coalesce(array_length(key_cols, 1), 0) = 0 OR array_length(key_cols, 1) <> array_length(key_vals, 1) THEN
     RAISE EXCEPTION 'changes_visible: key columns and values differ';
@@ -71,7 +73,17 @@ BEGIN
   END LOOP;
   -- A policy is read, never written through: the check cannot change data.
   PERFORM pg_catalog.set_config('transaction_read_only', 'on', true);
+  -- The probe is a session-level prepared statement named after its text,
+  -- planned generically: consecutive groups of one role reuse one plan
+  -- (auth.uid() and the like are evaluated at execution), and PostgreSQL
+  -- replans by itself when the role, a policy or the table changes.
   q := format('SELECT EXISTS (SELECT 1 FROM %s WHERE %s)', tbl, cond);
+  stmt := 'lb_realtime_' || md5(q);
+  IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_prepared_statements p WHERE p.name = stmt) THEN
+    EXECUTE format('PREPARE %I (text[]) AS %s', stmt, q);
+  END IF;
+  run := format('EXECUTE %I (%L)', stmt, key_vals);
+  PERFORM pg_catalog.set_config('plan_cache_mode', 'force_generic_plan', true);
   FOR i IN 1 .. coalesce(array_length(roles, 1), 0) LOOP
     seen := false;
     IF NOT pg_catalog.has_table_privilege(roles[i], tbl, 'SELECT') THEN
@@ -81,22 +93,22 @@ BEGIN
       -- group hides the row from that group only. It costs, so the
       -- gateway asks for it only after a call without it failed.
       BEGIN
-        PERFORM pg_catalog.set_config('role', roles[i], true);
-        PERFORM pg_catalog.set_config('request.jwt.claims', claims[i], true);
-        EXECUTE q INTO seen USING key_vals;
+        PERFORM pg_catalog.set_config('role', roles[i], true), pg_catalog.set_config('request.jwt.claims', claims[i], true);
+        EXECUTE run INTO seen;
       EXCEPTION WHEN OTHERS THEN
         seen := false;
       END;
     ELSE
-      PERFORM pg_catalog.set_config('role', roles[i], true);
-      PERFORM pg_catalog.set_config('request.jwt.claims', claims[i], true);
-      EXECUTE q INTO seen USING key_vals;
+      -- The session user is what may switch roles, so no switch back is
+      -- needed between groups.
+      PERFORM pg_catalog.set_config('role', roles[i], true), pg_catalog.set_config('request.jwt.claims', claims[i], true);
+      EXECUTE run INTO seen;
     END IF;
-    PERFORM pg_catalog.set_config('role', orig_role, true);
     IF seen THEN
       visible := visible || i;
     END IF;
   END LOOP;
+  PERFORM pg_catalog.set_config('role', orig_role, true);
   PERFORM pg_catalog.set_config('request.jwt.claims', orig_claims, true);
   RETURN visible;
 END
