@@ -92,6 +92,7 @@ type Service struct {
 	readyErr error
 
 	leading   atomic.Bool  // this gateway streams the WAL now
+	slot      atomic.Value // string: the name of this gateway's latest slot
 	checks    atomic.Int64 // RLS check statements run (tests, benchmarks)
 	dropped   atomic.Int64 // raw changes dropped on a full queue
 	delivered atomic.Int64 // Deliver calls

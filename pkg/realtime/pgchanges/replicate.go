@@ -35,6 +35,7 @@ func (s *Service) replicate(ctx context.Context, lockConn *pgx.Conn) error {
 	suffix := make([]byte, 6)
 	_, _ = rand.Read(suffix)
 	slot := "labelbase_realtime_" + hex.EncodeToString(suffix)
+	s.slot.Store(slot)
 	if _, err := pglogrepl.CreateReplicationSlot(ctx, conn, slot, "pgoutput",
 		pglogrepl.CreateReplicationSlotOptions{Temporary: true, SnapshotAction: "NOEXPORT_SNAPSHOT"}); err != nil {
 		return fmt.Errorf("pgchanges: create slot: %w", err)

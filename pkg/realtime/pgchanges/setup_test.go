@@ -67,6 +67,7 @@ func (b *bundle) gateway(t testing.TB) (*Service, func()) {
 			once = true
 			cancel()
 			<-done
+			b.waitSlotReleased(t, s)
 		}
 	}
 	t.Cleanup(stop)
@@ -93,5 +94,26 @@ func (b *bundle) exec(t testing.TB, sql string, args ...any) {
 	t.Helper()
 	if _, err := b.db.Pool.Exec(context.Background(), sql, args...); err != nil {
 		t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// waitSlotReleased waits until the server has dropped the temporary slot
+// of a stopped gateway: the walsender exits a moment after its client,
+// and until then the database cannot be dropped.
+func (b *bundle) waitSlotReleased(t testing.TB, s *Service) {
+	t.Helper()
+	slot, _ := s.slot.Load().(string)
+	if slot == "" {
+		return
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		var n int
+		err := b.db.Pool.QueryRow(context.Background(),
+			"SELECT count(*) FROM pg_replication_slots WHERE slot_name = $1", slot).Scan(&n)
+		if err != nil || n == 0 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -164,8 +164,8 @@ func compare(typ, a, b string) (int, bool) {
 		}
 		return 1, true
 	case "timestamptz", "timestamp", "date":
-		x, okx := parseTime(a, typ == "timestamptz")
-		y, oky := parseTime(b, typ == "timestamptz")
+		x, okx := parseTime(a)
+		y, oky := parseTime(b)
 		if !okx || !oky {
 			return 0, false
 		}
@@ -193,9 +193,10 @@ var timeLayouts = []string{
 	"2006-01-02 15:04:05.999999999", "2006-01-02T15:04:05.999999999", "2006-01-02",
 }
 
-// parseTime reads a timestamp; one without a zone is UTC (the replication
-// session's TimeZone) for timestamptz and zone-less for timestamp.
-func parseTime(s string, _ bool) (time.Time, bool) {
+// parseTime reads a timestamp or date. One without a zone is read as UTC:
+// for timestamptz that is the replication session's TimeZone, and for
+// timestamp and date both sides are zone-less alike.
+func parseTime(s string) (time.Time, bool) {
 	for _, l := range timeLayouts {
 		if t, err := time.Parse(l, s); err == nil {
 			return t, true
