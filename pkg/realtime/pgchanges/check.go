@@ -62,6 +62,7 @@ func (s *Service) checkSchema(ctx context.Context, sub Subscription) error {
 	err := s.cfg.Pool.QueryRow(ctx, `
 		SELECT count(*) FROM pg_publication_tables p
 		 WHERE p.pubname = $1 AND p.schemaname = $2
+		   AND has_schema_privilege($3, p.schemaname, 'USAGE')
 		   AND has_table_privilege($3, format('%I.%I', p.schemaname, p.tablename), 'SELECT')`,
 		s.cfg.Publication, sub.Schema, sub.Role).Scan(&n)
 	if err != nil {
@@ -86,7 +87,7 @@ func (s *Service) checkTable(ctx context.Context, sub Subscription) (tableInfo, 
 		SELECT c.oid, c.relrowsecurity,
 		       EXISTS (SELECT 1 FROM pg_publication_tables p
 		                WHERE p.pubname = $3 AND p.schemaname = n.nspname AND p.tablename = c.relname),
-		       has_table_privilege($4, c.oid, 'SELECT'),
+		       has_schema_privilege($4, n.oid, 'USAGE') AND has_table_privilege($4, c.oid, 'SELECT'),
 		       EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary)
 		  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 		 WHERE n.nspname = $1 AND c.relname = $2 AND c.relkind IN ('r', 'p')`,

@@ -10,6 +10,8 @@ import (
 // deliver, and accepts the ones that can.
 func TestCheck(t *testing.T) {
 	b := setup(t)
+	b.exec(t, `CREATE SCHEMA hidden; CREATE TABLE hidden.t (id int PRIMARY KEY); GRANT SELECT ON hidden.t TO anon;
+		ALTER PUBLICATION supabase_realtime ADD TABLE hidden.t`)
 	s := New(Config{Pool: b.db.Pool, DirectURL: b.db.URL, Bus: b.bus})
 	ctx := context.Background()
 	sub := func(table, filter, role, event string) Subscription {
@@ -36,6 +38,7 @@ func TestCheck(t *testing.T) {
 		{"bad operator", sub("readings", "n=like.1", "anon", "*"), "operator must be one of"},
 		{"filter without table", sub("", "n=eq.1", "anon", "*"), "a filter needs a table"},
 		{"role outside the API roles", sub("readings", "", "postgres", "*"), `role "postgres" may not subscribe`},
+		{"schema without usage", Subscription{Event: "*", Schema: "hidden", Table: "t", Role: "anon"}, "may not SELECT from hidden.t"},
 		{"schema without tables", Subscription{Event: "*", Schema: "auth", Role: "authenticated"}, "no table of schema auth"},
 		{"quoted identifier is not SQL", sub(`readings"; DROP TABLE x; --`, "", "anon", "*"), "does not exist"},
 	}

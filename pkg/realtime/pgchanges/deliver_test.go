@@ -132,3 +132,20 @@ func TestUpdateDeleteOldRecord(t *testing.T) {
 		t.Errorf("delete without RLS, replica identity full: old_record %v, want the whole row", old)
 	}
 }
+
+// An UPDATE that leaves a TOASTed value alone: the WAL's new row lacks it,
+// and with REPLICA IDENTITY FULL it is taken from the old row.
+func TestUnchangedToast(t *testing.T) {
+	b := setup(t)
+	s, _ := b.gateway(t)
+	waitLeading(t, s)
+	k := newSink()
+	defer s.Subscribe([]Subscription{{ID: 1, Event: "UPDATE", Schema: "public", Table: "readings", Role: "anon"}}, k.deliver)()
+	b.exec(t, `INSERT INTO public.readings (id, n, tag)
+		SELECT 1, 1, string_agg(md5(g::text), '') FROM generate_series(1, 2000) g`) // 64 kB, stored out of line
+	b.exec(t, "UPDATE public.readings SET n = 2 WHERE id = 1")
+	rec := k.waitFor(t, 1)[0].Data["record"].(map[string]any)
+	if tag, _ := rec["tag"].(string); len(tag) != 64000 || rec["n"] != float64(2) {
+		t.Errorf("record: n %v, tag of %d bytes; want 2 and 64000", rec["n"], len(tag))
+	}
+}

@@ -183,3 +183,28 @@ func TestVisibleWaitsForCommit(t *testing.T) {
 		t.Errorf("visible = %v, want [true] once the transaction committed", v)
 	}
 }
+
+// A DELETE under RLS is filtered on what it carries, the primary key: a
+// filter on another column does not match it, one on the key does.
+func TestDeleteFilterUnderRLS(t *testing.T) {
+	s := New(Config{Bus: newMemBus()})
+	onTag, onID := newSink(), newSink()
+	defer s.Subscribe([]Subscription{{ID: 1, Event: "DELETE", Schema: "public", Table: "readings", Role: "anon", Filter: "tag=eq.a"}}, onTag.deliver)()
+	defer s.Subscribe([]Subscription{{ID: 2, Event: "DELETE", Schema: "public", Table: "readings", Role: "anon", Filter: "id=eq.1"}}, onID.deliver)()
+	c := readingsChange("DELETE", "1", "a")
+	c.RLS = true
+	s.dispatch(context.Background(), c)
+	if n := len(onTag.all()); n != 0 {
+		t.Errorf("a filter on a withheld column matched %d times", n)
+	}
+	ev := onID.all()
+	if len(ev) != 1 || fmt.Sprint(ev[0].Data["old_record"]) != "map[id:1]" {
+		t.Errorf("key filter: %+v", ev)
+	}
+	// Without RLS the whole old row is there, and so is the filter.
+	c = readingsChange("DELETE", "1", "a")
+	s.dispatch(context.Background(), c)
+	if n := len(onTag.all()); n != 1 {
+		t.Errorf("without RLS, tag filter matched %d times, want 1", n)
+	}
+}

@@ -2,6 +2,7 @@ package pgchanges
 
 import (
 	"testing"
+	"time"
 )
 
 // Two gateways on one database: one streams, both deliver each change
@@ -42,4 +43,22 @@ func TestLeaderFailover(t *testing.T) {
 	if id := ev[1].Data["record"].(map[string]any)["id"]; id != float64(2) {
 		t.Errorf("second event is row %v, want 2", id)
 	}
+}
+
+// Without the publication the gateway keeps running and says why; once
+// the publication exists it starts streaming.
+func TestLeaderWaitsForPublication(t *testing.T) {
+	b := setup(t)
+	b.exec(t, "DROP PUBLICATION supabase_realtime")
+	s, _ := b.gateway(t)
+	time.Sleep(300 * time.Millisecond)
+	if s.leading.Load() {
+		t.Fatal("streaming without a publication")
+	}
+	b.exec(t, "CREATE PUBLICATION supabase_realtime FOR TABLE public.readings")
+	waitLeading(t, s)
+	k := newSink()
+	defer s.Subscribe([]Subscription{{ID: 1, Event: "*", Schema: "public", Table: "readings", Role: "anon"}}, k.deliver)()
+	b.exec(t, "INSERT INTO public.readings (id) VALUES (1)")
+	k.waitFor(t, 1)
 }
