@@ -327,7 +327,7 @@ func explainPrepared(t *testing.T, e *env, who caller, query string, vars map[st
 		if _, err := tx.Exec(ctx, fmt.Sprintf("PREPARE %s (%s) AS %s", name, strings.Join(params, ", "), stmt)); err != nil {
 			return err
 		}
-		defer tx.Exec(ctx, "DEALLOCATE "+name)
+		defer func() { _, _ = tx.Exec(ctx, "DEALLOCATE "+name) }() // the transaction ends anyway
 		return tx.QueryRow(ctx, fmt.Sprintf("EXPLAIN (FORMAT JSON) EXECUTE %s (%s)", name, strings.Join(values, ", "))).Scan(&raw)
 	})
 	if err != nil {

@@ -1,4 +1,4 @@
-// Command benchhttp runs the gateway-vs-floor benchmark (pkg/benchhttp):
+// Command benchhttp runs the gateway-vs-floor benchmark (internal/bench):
 // go tool task bench:http, or go run ./cmd/benchhttp -h.
 package main
 
@@ -11,11 +11,11 @@ import (
 	"os/signal"
 	"runtime/pprof"
 
-	"github.com/labelbase/labelbase/pkg/benchhttp"
+	"github.com/labelbase/labelbase/cmd/benchhttp/internal/bench"
 )
 
 func main() {
-	o := benchhttp.Defaults()
+	o := bench.Defaults()
 	flag.IntVar(&o.Workers, "workers", o.Workers, "concurrent clients per side")
 	flag.IntVar(&o.PoolSize, "pool", o.PoolSize, "connections of the gateway's REST pool and of the floor's pool")
 	flag.IntVar(&o.Rounds, "rounds", o.Rounds, "interleaved rounds per scenario")
@@ -41,7 +41,7 @@ func main() {
 	o.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if _, err := benchhttp.Run(ctx, o); err != nil {
+	if _, err := bench.Run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhttp:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)

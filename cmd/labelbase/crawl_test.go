@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/ingest"
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
 	"github.com/labelbase/labelbase/pkg/pgtest"
@@ -32,8 +32,8 @@ func TestRunCrawlOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg := &config.Config{DatabaseURL: db.URL, BandcampUpstream: fake.URL, CrawlAt: "03:00",
-		CrawlUserAgent: "LabelbaseTest/1.0 (+crawl command)"}
+	cfg := configtest.New(t, map[string]string{"DATABASE_URL": db.URL, "BANDCAMP_UPSTREAM": fake.URL,
+		"CRAWL_USER_AGENT": "LabelbaseTest/1.0 (+crawl command)", "CRAWL_REQUEST_INTERVAL": "0s"})
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 
 	var out strings.Builder
@@ -101,7 +101,7 @@ func TestProgressBar(t *testing.T) {
 
 func TestRunCrawlFlags(t *testing.T) {
 	t.Parallel()
-	cfg := &config.Config{DatabaseURL: "postgres://127.0.0.1:1/none", CrawlDisabled: true}
+	cfg := configtest.New(t, map[string]string{"DATABASE_URL": "postgres://127.0.0.1:1/none", "CRAWL_DISABLED": "true"})
 	log := slog.New(slog.DiscardHandler)
 	var ue usageError
 	if err := runCrawl(context.Background(), cfg, []string{"--nope"}, log); !errors.As(err, &ue) {

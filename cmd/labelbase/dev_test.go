@@ -39,8 +39,8 @@ func TestDevBannerURLAnswers(t *testing.T) {
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("here")) }),
 		ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(l)
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	go func() { _ = srv.Serve(l) }() // ErrServerClosed at cleanup
+	t.Cleanup(func() { _ = srv.Shutdown(context.Background()) })
 
 	var out strings.Builder
 	devBanner(&out, l.Addr(), "INVITE-CODE", false)

@@ -26,7 +26,7 @@ func helpFor(args []string) (text string, ok bool, err error) {
 	if len(entries) == 0 {
 		return "", true, usageError{fmt.Sprintf("no help for %q: it is not a command", cmd)}
 	}
-	return "Usage:\n" + strings.Join(entries, "") + "\nSee `labelbase help` for every command and README.md for the settings.\n", true, nil
+	return "Usage:\n" + strings.Join(entries, "") + "\nSee `labelbase help` for every command and docs/configuration.md for the settings.\n", true, nil
 }
 
 // isHelpFlag is what the flag package also takes for a request for help.

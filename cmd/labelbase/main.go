@@ -67,7 +67,7 @@ Usage:
 
 Next to a running ` + "`labelbase dev`" + ` (same directory), every command uses that dev's
 database and address unless DATABASE_URL is set. Other configuration is read
-from the environment; see README.md. ` + "`labelbase help COMMAND`" + ` (or COMMAND --help)
+from the environment; see docs/configuration.md. ` + "`labelbase help COMMAND`" + ` (or COMMAND --help)
 shows one command.
 `
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func TestQueueCommands(t *testing.T) {
 	} {
 		if _, err := runCLI(t, db.URL, args...); err == nil {
 			t.Errorf("%v: no error", args)
-		} else if _, ok := err.(usageError); !ok {
+		} else if ue := (usageError{}); !errors.As(err, &ue) {
 			t.Errorf("%v: %v, want a usage error", args, err)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
-// dev's SITE_URL is the address it listens on: the README's own
+// dev's SITE_URL is the address it listens on: docs/development.md's own
 // LISTEN_ADDR example must give links to 127.0.0.1:8099, not localhost:8080.
 func TestDevSiteURL(t *testing.T) {
 	t.Parallel()
@@ -63,7 +63,7 @@ func TestSiteURLMismatch(t *testing.T) {
 	}{
 		{"http://localhost:8080", tcp("", 8080), false},
 		{"http://localhost:8080", tcp("127.0.0.1", 8080), false},
-		{"http://localhost:8080", tcp("127.0.0.1", 8099), true}, // the README's example with the default SITE_URL
+		{"http://localhost:8080", tcp("127.0.0.1", 8099), true}, // docs/development.md's example with the default SITE_URL
 		{"http://127.0.0.1:8099", tcp("127.0.0.1", 8099), false},
 		{"http://192.168.1.20:8080", tcp("127.0.0.1", 8080), true},
 		{"http://192.168.1.20:8080", tcp("::", 8080), false},

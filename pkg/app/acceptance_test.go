@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/app"
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/invite"
 	"github.com/labelbase/labelbase/pkg/pgtest"
@@ -72,10 +72,7 @@ func runNodeSuite(t *testing.T, script string) {
 		"RATE_LIMIT_EMAIL_SENT": "100000",
 		"SMTP_MAX_FREQUENCY":    "0",
 	}
-	cfg, err := config.Load(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, env)
 	if _, err := demo.Load(ctx, db.Pool, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -222,10 +219,7 @@ func startPlainGateway(ctx context.Context, t *testing.T, base map[string]string
 	env["SITE_URL"] = "http://" + srv.Listener.Addr().String()
 	env["INVITE_REQUIRED"] = "false"
 	env["MAILER_AUTOCONFIRM"] = "false"
-	cfg, err := config.Load(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, env)
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/labelbase/labelbase/pkg/app"
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/migrate"
 	"github.com/labelbase/labelbase/pkg/pgcluster"
 )
@@ -78,15 +78,10 @@ func TestWritesSurviveDatabaseRestarts(t *testing.T) {
 	}
 	owner.Close(ctx)
 
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{
-			"DATABASE_URL": url, "JWT_SECRET": "fault-test-secret-fault-test-secret-0123",
-			"CRAWL_DISABLED": "true", "DB_POOL_SIZE": "4", "DB_RETRY_WINDOW": "15s",
-		}[k]
+	cfg := configtest.New(t, map[string]string{
+		"DATABASE_URL": url, "JWT_SECRET": "fault-test-secret-fault-test-secret-0123",
+		"CRAWL_DISABLED": "true", "DB_POOL_SIZE": "4", "DB_RETRY_WINDOW": "15s",
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	a, err := app.New(ctx, cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

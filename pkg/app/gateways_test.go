@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/labelbase/labelbase/pkg/app"
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 )
 
 // gateway is one assembled gateway behind a test server.
@@ -40,10 +40,7 @@ func startGateway(t *testing.T, databaseURL string, env map[string]string, crawl
 	for k, v := range env {
 		vars[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return vars[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, vars)
 	ctx := context.Background()
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

@@ -15,7 +15,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/labelbase/labelbase/pkg/app"
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 	"github.com/labelbase/labelbase/pkg/token"
 )
@@ -92,12 +92,7 @@ func TestGatewayRefusesShadowedKid(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
 	keys, _ := selfHostedKeys(t, "same-kid")
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": db.URL, "JWT_SECRET": gatewaySecret, "JWT_KEYS": keys, "CRAWL_DISABLED": "true"}[k]
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, map[string]string{"DATABASE_URL": db.URL, "JWT_SECRET": gatewaySecret, "JWT_KEYS": keys, "CRAWL_DISABLED": "true"})
 	store, err := token.NewStore(db.Pool, cfg.SigningKeysEncryptionKey)
 	if err != nil {
 		t.Fatal(err)

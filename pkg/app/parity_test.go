@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/labelbase/labelbase/pkg/app"
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
@@ -82,10 +82,7 @@ func runParityFile(t *testing.T, file, schemaSQL, postgisSQL string) {
 	for k, v := range paritySettings {
 		env[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, env)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {
@@ -169,10 +166,7 @@ func TestParityCISuite(t *testing.T) {
 		"CRAWL_DISABLED":            "true",
 		"RATE_LIMIT_TOKEN_PER_HOUR": "100000",
 	}
-	cfg, err := config.Load(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, env)
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := app.New(ctx, cfg, log)
 	if err != nil {

@@ -104,7 +104,9 @@ func TestLimiterBounded(t *testing.T) {
 	}
 	// Buckets that have refilled are dropped first.
 	clock.Advance(2 * time.Hour)
-	l.check(context.Background(), "fresh")
+	if err := l.check(context.Background(), "fresh"); err != nil {
+		t.Fatal(err)
+	}
 	if len(l.buckets) != 1 {
 		t.Errorf("after idle eviction %d buckets remain", len(l.buckets))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch/fetchtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
@@ -22,8 +23,11 @@ type testBundle struct {
 	user    string
 }
 
-func testConfig(upstream string) *config.Config {
-	return &config.Config{BandcampUpstream: upstream, CrawlAt: "03:00", CrawlUserAgent: "LabelbaseTest/1.0 (+ingest tests)"}
+// testConfig is production's defaults with the fake upstream, a test
+// User-Agent and no gap between requests (the fake clock never sleeps).
+func testConfig(t testing.TB, upstream string) *config.Config {
+	return configtest.New(t, map[string]string{"BANDCAMP_UPSTREAM": upstream,
+		"CRAWL_USER_AGENT": "LabelbaseTest/1.0 (+ingest tests)", "CRAWL_REQUEST_INTERVAL": "0s"})
 }
 
 func testLogger(t *testing.T) *slog.Logger {
@@ -35,7 +39,7 @@ func testLogger(t *testing.T) *slog.Logger {
 func setup(t *testing.T) (*Crawler, *testBundle) {
 	t.Helper()
 	b := &testBundle{db: pgtest.New(t), fake: fakebandcamp.New(t), sleeper: fetchtest.NewClock(time.Now())}
-	b.cfg = testConfig(b.fake.URL)
+	b.cfg = testConfig(t, b.fake.URL)
 	b.user = pgtest.CreateUser(t, b.db.Pool, "submitter@example.com", "correct horse")
 	return b.crawler(t), b
 }

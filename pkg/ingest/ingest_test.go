@@ -289,7 +289,9 @@ func TestGoneLabelKeepsReleases(t *testing.T) {
 	b.submit(t, "https://hollowpine.bandcamp.com")
 	run(t, c)
 	var crawled time.Time
-	b.db.Pool.QueryRow(context.Background(), `SELECT crawled_at FROM public.labels`).Scan(&crawled)
+	if err := b.db.Pool.QueryRow(context.Background(), `SELECT crawled_at FROM public.labels`).Scan(&crawled); err != nil {
+		t.Fatal(err)
+	}
 	b.fake.Handle(fakebandcamp.ArtistHost, http.NotFoundHandler())
 	sum := run(t, c)
 	if sum.LabelsFailed != 1 || sum.LabelsCrawled != 0 {

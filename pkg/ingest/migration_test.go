@@ -56,7 +56,9 @@ func TestMigrationDropsMadeUpReleases(t *testing.T) {
 	var titles []string
 	for rows.Next() {
 		var s string
-		rows.Scan(&s)
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
 		titles = append(titles, s)
 	}
 	if strings.Join(titles, "|") != "Real|Real track" {

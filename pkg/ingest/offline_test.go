@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch"
@@ -117,7 +117,7 @@ func TestMarkExistingDemoCatalogueSparesSubmittedLabels(t *testing.T) {
 func offlineBundle(t *testing.T) *testBundle {
 	t.Helper()
 	b := &testBundle{db: pgtest.New(t), sleeper: fetchtest.NewClock(time.Now())}
-	b.cfg = testConfig(closedPort(t))
+	b.cfg = testConfig(t, closedPort(t))
 	b.user = pgtest.CreateUser(t, b.db.Pool, "submitter@example.com", "correct horse")
 	return b
 }
@@ -190,13 +190,7 @@ func TestOfflineSchedulerIsQuietAndBacksOff(t *testing.T) {
 	t.Parallel()
 	b := offlineBundle(t)
 	ctx := context.Background()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://u@localhost/db", "JWT_SECRET": strings.Repeat("d", 32),
-			"BANDCAMP_UPSTREAM": b.cfg.BandcampUpstream}[k]
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, map[string]string{"BANDCAMP_UPSTREAM": b.cfg.BandcampUpstream})
 	if _, err := demo.Load(ctx, b.db.Pool, time.Now()); err != nil {
 		t.Fatal(err)
 	}

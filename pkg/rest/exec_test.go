@@ -248,16 +248,9 @@ func TestPlansOffByDefault(t *testing.T) {
 	}
 }
 
-// A table write that nothing can refuse after it ran commits in one round
-// trip (the pipeline's implicit transaction, guarded by gucGuardSQL). A
-// write whose triggers set response GUCs is refused by the guard, rolled
-// back, and run again with an explicit transaction: it must still apply
-// exactly once, answer with its headers, or be refused and leave nothing
-// when the GUCs are malformed. A deferred constraint that fails at the
-// implicit commit is reported and leaves nothing either.
-func TestFoldedWrites(t *testing.T) {
-	t.Parallel()
-	e := setup(t, `CREATE TABLE public.plain (id int PRIMARY KEY, note text);
+// foldedSQL: plain tables, one whose trigger sets response headers (or
+// malformed ones for note 'bad'), and a deferred foreign key.
+const foldedSQL = `CREATE TABLE public.plain (id int PRIMARY KEY, note text);
 		CREATE TABLE public.tagged (id int PRIMARY KEY, note text);
 		CREATE FUNCTION public.tag_response() RETURNS trigger LANGUAGE plpgsql AS $$
 		BEGIN
@@ -273,7 +266,18 @@ func TestFoldedWrites(t *testing.T) {
 		CREATE TABLE public.child (id int PRIMARY KEY,
 		  parent_id int REFERENCES public.parent DEFERRABLE INITIALLY DEFERRED);
 		GRANT SELECT, INSERT ON public.plain, public.tagged, public.child TO anon;
-		GRANT UPDATE ON public.plain TO anon`)
+		GRANT UPDATE ON public.plain TO anon`
+
+// A table write that nothing can refuse after it ran commits in one round
+// trip (the pipeline's implicit transaction, guarded by gucGuardSQL). A
+// write whose triggers set response GUCs is refused by the guard, rolled
+// back, and run again with an explicit transaction: it must still apply
+// exactly once, answer with its headers, or be refused and leave nothing
+// when the GUCs are malformed. A deferred constraint that fails at the
+// implicit commit is reported and leaves nothing either.
+func TestFoldedWrites(t *testing.T) {
+	t.Parallel()
+	e := setup(t, foldedSQL)
 	ctx := context.Background()
 	count := func(table string) int {
 		t.Helper()

@@ -84,90 +84,19 @@ func openAPI(sc *schema.Cache, sch, host string, vis *visible) obj {
 	paths := obj{"/": obj{"get": obj{"tags": []string{"Introspection"}, "summary": "OpenAPI description (this document)",
 		"produces": []string{"application/openapi+json", "application/json"}, "responses": obj{"200": obj{"description": "OK"}}}}}
 	defs := obj{}
-	rowFilter := func(t *schema.Table) []obj {
-		var ps []obj
-		for _, c := range t.Columns {
-			ps = append(ps, obj{"name": c.Name, "in": "query", "required": false, "type": "string", "format": c.Type})
-		}
-		return ps
-	}
-	common := []obj{
-		{"name": "select", "in": "query", "required": false, "type": "string", "description": "Filtering Columns"},
-		{"name": "order", "in": "query", "required": false, "type": "string", "description": "Ordering"},
-		{"name": "offset", "in": "query", "required": false, "type": "string", "description": "Limiting and Pagination"},
-		{"name": "limit", "in": "query", "required": false, "type": "string", "description": "Limiting and Pagination"},
-		{"name": "Range", "in": "header", "required": false, "type": "string", "description": "Limiting and Pagination"},
-		{"name": "Prefer", "in": "header", "required": false, "type": "string", "enum": []string{"count=none", "count=exact", "count=planned", "count=estimated"}},
-	}
 	for _, name := range sc.TableNames(sch) {
 		t := sc.Table(sch, name)
 		if !vis.tables[t.OID] {
 			continue
 		}
-		props := obj{}
-		var required []string
-		for _, c := range t.Columns {
-			p := swaggerType(c)
-			if contains(t.PK, c.Name) {
-				desc, _ := p["description"].(string)
-				p["description"] = strings.TrimSpace(desc + "\n\nNote:\nThis is a Primary Key.<pk/>")
-			}
-			props[c.Name] = p
-			if !c.Nullable && c.Default == "" && !c.Identity && !c.Generated {
-				required = append(required, c.Name)
-			}
-		}
-		def := obj{"type": "object", "properties": props}
-		if len(required) > 0 {
-			def["required"] = required
-		}
-		if t.Description != "" {
-			def["description"] = t.Description
-		}
-		defs[name] = def
-		ref := obj{"$ref": "#/definitions/" + name}
-		filters := rowFilter(t)
-		ok := obj{"200": obj{"description": "OK", "schema": obj{"type": "array", "items": ref}}, "206": obj{"description": "Partial Content"}}
-		item := obj{
-			"get":    obj{"tags": []string{name}, "parameters": append(append([]obj{}, filters...), common...), "responses": ok},
-			"delete": obj{"tags": []string{name}, "parameters": filters, "responses": obj{"204": obj{"description": "No Content"}}},
-		}
-		{
-			item["post"] = obj{"tags": []string{name}, "parameters": []obj{{"name": "body", "in": "body", "required": false, "schema": ref}},
-				"responses": obj{"201": obj{"description": "Created"}}}
-			item["patch"] = obj{"tags": []string{name}, "parameters": append([]obj{{"name": "body", "in": "body", "required": false, "schema": ref}}, filters...),
-				"responses": obj{"204": obj{"description": "No Content"}}}
-		}
-		paths["/"+name] = item
+		defs[name] = tableDefinition(t)
+		paths["/"+name] = tablePaths(t)
 	}
 	for _, name := range sc.FuncNames(sch) {
 		for _, f := range sc.Funcs[schema.QI{Schema: sch, Name: name}] {
-			if !vis.funcs[f.OID] || !f.Callable() {
-				continue
+			if vis.funcs[f.OID] && f.Callable() {
+				paths["/rpc/"+name] = funcPaths(f)
 			}
-			props := obj{}
-			var required []string
-			var qparams []obj
-			for _, p := range f.Params {
-				if p.Name == "" {
-					continue
-				}
-				props[p.Name] = swaggerType(&schema.Column{Name: p.Name, Type: p.Type})
-				if !p.HasDefault {
-					required = append(required, p.Name)
-				}
-				qparams = append(qparams, obj{"name": p.Name, "in": "query", "required": !p.HasDefault, "type": "string", "format": p.Type})
-			}
-			bodySchema := obj{"type": "object", "properties": props}
-			if len(required) > 0 {
-				bodySchema["required"] = required
-			}
-			item := obj{"post": obj{"tags": []string{"(rpc) " + name}, "summary": f.Description,
-				"parameters": []obj{{"name": "args", "in": "body", "required": true, "schema": bodySchema}},
-				"responses":  obj{"200": obj{"description": "OK"}}}}
-			item["get"] = obj{"tags": []string{"(rpc) " + name}, "summary": f.Description, "parameters": qparams,
-				"responses": obj{"200": obj{"description": "OK"}}}
-			paths["/rpc/"+name] = item
 		}
 	}
 	return obj{
@@ -180,6 +109,91 @@ func openAPI(sc *schema.Cache, sch, host string, vis *visible) obj {
 		"produces":    []string{"application/json", "application/vnd.pgrst.object+json", "text/csv"},
 		"paths":       paths,
 		"definitions": defs,
+	}
+}
+
+// readParams are the query and header parameters every table's GET takes.
+var readParams = []obj{
+	{"name": "select", "in": "query", "required": false, "type": "string", "description": "Filtering Columns"},
+	{"name": "order", "in": "query", "required": false, "type": "string", "description": "Ordering"},
+	{"name": "offset", "in": "query", "required": false, "type": "string", "description": "Limiting and Pagination"},
+	{"name": "limit", "in": "query", "required": false, "type": "string", "description": "Limiting and Pagination"},
+	{"name": "Range", "in": "header", "required": false, "type": "string", "description": "Limiting and Pagination"},
+	{"name": "Prefer", "in": "header", "required": false, "type": "string", "enum": []string{"count=none", "count=exact", "count=planned", "count=estimated"}},
+}
+
+// tableDefinition is a table's definition: its columns' types, the
+// required ones (not null, no default), primary keys noted.
+func tableDefinition(t *schema.Table) obj {
+	props := obj{}
+	var required []string
+	for _, c := range t.Columns {
+		p := swaggerType(c)
+		if contains(t.PK, c.Name) {
+			desc, _ := p["description"].(string)
+			p["description"] = strings.TrimSpace(desc + "\n\nNote:\nThis is a Primary Key.<pk/>")
+		}
+		props[c.Name] = p
+		if !c.Nullable && c.Default == "" && !c.Identity && !c.Generated {
+			required = append(required, c.Name)
+		}
+	}
+	def := obj{"type": "object", "properties": props}
+	if len(required) > 0 {
+		def["required"] = required
+	}
+	if t.Description != "" {
+		def["description"] = t.Description
+	}
+	return def
+}
+
+// tablePaths is a table's path item: GET, POST, PATCH and DELETE, with a
+// row filter parameter per column.
+func tablePaths(t *schema.Table) obj {
+	name := t.Name
+	var filters []obj
+	for _, c := range t.Columns {
+		filters = append(filters, obj{"name": c.Name, "in": "query", "required": false, "type": "string", "format": c.Type})
+	}
+	ref := obj{"$ref": "#/definitions/" + name}
+	body := obj{"name": "body", "in": "body", "required": false, "schema": ref}
+	ok := obj{"200": obj{"description": "OK", "schema": obj{"type": "array", "items": ref}}, "206": obj{"description": "Partial Content"}}
+	return obj{
+		"get":    obj{"tags": []string{name}, "parameters": append(append([]obj{}, filters...), readParams...), "responses": ok},
+		"delete": obj{"tags": []string{name}, "parameters": filters, "responses": obj{"204": obj{"description": "No Content"}}},
+		"post":   obj{"tags": []string{name}, "parameters": []obj{body}, "responses": obj{"201": obj{"description": "Created"}}},
+		"patch": obj{"tags": []string{name}, "parameters": append([]obj{body}, filters...),
+			"responses": obj{"204": obj{"description": "No Content"}}},
+	}
+}
+
+// funcPaths is a callable function's /rpc path item: POST with its named
+// parameters as the body, GET with them as query parameters.
+func funcPaths(f *schema.Func) obj {
+	props := obj{}
+	var required []string
+	var qparams []obj
+	for _, p := range f.Params {
+		if p.Name == "" {
+			continue
+		}
+		props[p.Name] = swaggerType(&schema.Column{Name: p.Name, Type: p.Type})
+		if !p.HasDefault {
+			required = append(required, p.Name)
+		}
+		qparams = append(qparams, obj{"name": p.Name, "in": "query", "required": !p.HasDefault, "type": "string", "format": p.Type})
+	}
+	bodySchema := obj{"type": "object", "properties": props}
+	if len(required) > 0 {
+		bodySchema["required"] = required
+	}
+	tags := []string{"(rpc) " + f.Name}
+	return obj{
+		"post": obj{"tags": tags, "summary": f.Description,
+			"parameters": []obj{{"name": "args", "in": "body", "required": true, "schema": bodySchema}},
+			"responses":  obj{"200": obj{"description": "OK"}}},
+		"get": obj{"tags": tags, "summary": f.Description, "parameters": qparams, "responses": obj{"200": obj{"description": "OK"}}},
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -26,6 +27,42 @@ const gucGuardSQL = `SELECT 1 / (CASE WHEN coalesce(current_setting('response.he
 
 // errGUCsSet is the guard's refusal: the folded attempt rolled back.
 var errGUCsSet = errors.New("rest: response GUCs set by a folded write")
+
+// setsGUCs says whether statements with this text were seen to set
+// response GUCs, so that they no longer try the folded path.
+func (a *API) setsGUCs(sql string) bool { return a.gucWriters.has(sql) }
+
+// textSet is a bounded set of statement texts. Clients choose statement
+// shapes (columns, filters), so it empties itself when full rather than
+// grow without bound; the cost of forgetting is one folded attempt more.
+type textSet struct {
+	mu sync.Mutex
+	m  map[string]struct{}
+}
+
+const maxTextSet = 1024
+
+func (t *textSet) add(s string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil || len(t.m) >= maxTextSet {
+		t.m = map[string]struct{}{}
+	}
+	t.m[s] = struct{}{}
+}
+
+func (t *textSet) has(s string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.m[s]
+	return ok
+}
+
+func (t *textSet) clear() {
+	t.mu.Lock()
+	t.m = nil
+	t.mu.Unlock()
+}
 
 const textOID = 25
 
@@ -57,8 +94,21 @@ type pipeline struct {
 	fold bool
 }
 
-// runOn runs one attempt: send, collect, then end the transaction.
+// runOn runs the request on pc. A folded write that SQL made set
+// response GUCs is refused by its guard: nothing of it persisted (its
+// implicit transaction rolled back), and statements of this shape take
+// the explicit transaction from then on, this one at once.
 func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result, error) {
+	res, err := a.attempt(ctx, pc, s)
+	if errors.Is(err, errGUCsSet) {
+		a.gucWriters.add(s.stmt.SQL)
+		res, err = a.attempt(ctx, pc, s)
+	}
+	return res, err
+}
+
+// attempt is one attempt: send, collect, then end the transaction.
+func (a *API) attempt(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result, error) {
 	p, err := a.send(ctx, pc, s)
 	if err != nil {
 		return nil, err
@@ -159,74 +209,67 @@ func (p *pipeline) send(sql string, args [][]byte, kind stepKind) {
 func (p *pipeline) collect(s *txSpec) (*result, error) {
 	var res *result
 	var planned *int64
-	err := func() error {
-		for _, st := range p.steps {
-			out, err := p.pl.GetResults()
-			if err != nil {
-				return err
-			}
-			switch st.kind {
-			case stepPrepare:
-				if _, ok := out.(*pgconn.StatementDescription); !ok {
-					return fmt.Errorf("rest: unexpected pipeline result %T", out)
-				}
-				if p.sc != nil {
-					p.sc.add(st.sql, st.name)
-				}
-			case stepCount:
-				rr, ok := out.(*pgconn.ResultReader)
-				if !ok {
-					return fmt.Errorf("rest: unexpected pipeline result %T", out)
-				}
-				if planned, err = readEstimate(rr); err != nil {
-					return err
-				}
-			case stepMain:
-				rr, ok := out.(*pgconn.ResultReader)
-				if !ok {
-					return fmt.Errorf("rest: unexpected pipeline result %T", out)
-				}
-				if s.plan != nil {
-					res, err = readPlan(rr)
-				} else {
-					res, err = readResult(rr)
-				}
-				if err != nil {
-					return err
-				}
-			case stepGuard:
-				if err := guardResult(out); err != nil {
-					return err
-				}
-			default:
-				if rr, ok := out.(*pgconn.ResultReader); ok {
-					if _, err := rr.Close(); err != nil {
-						return err
-					}
-				}
-			}
+	var err error
+	for _, st := range p.steps {
+		if err = p.take(st, s, &res, &planned); err != nil {
+			break
 		}
-		out, err := p.pl.GetResults()
-		if err != nil {
-			return err
-		}
-		if _, ok := out.(*pgconn.PipelineSync); !ok {
-			return fmt.Errorf("rest: expected pipeline sync, got %T", out)
-		}
-		return nil
-	}()
-	if cerr := p.pl.Close(); cerr != nil && err == nil {
+	}
+	if err == nil {
+		err = p.sync()
+	}
+	if cerr := p.pl.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return nil, err
 	}
-	if planned != nil && res != nil {
-		if s.stmt.EstimateAbove == 0 || (res.total != nil && *res.total > s.stmt.EstimateAbove) {
-			res.total = planned
-		}
+	if planned != nil && res != nil && (s.stmt.EstimateAbove == 0 || (res.total != nil && *res.total > s.stmt.EstimateAbove)) {
+		res.total = planned
 	}
 	return res, nil
+}
+
+// take reads step st's result: a prepared statement is remembered, the
+// planned count's estimate and the main statement's row are kept, the
+// guard's refusal is errGUCsSet, anything else is drained.
+func (p *pipeline) take(st step, s *txSpec, res **result, planned **int64) error {
+	out, err := p.pl.GetResults()
+	if err != nil {
+		return err
+	}
+	rr, rows := out.(*pgconn.ResultReader)
+	switch {
+	case st.kind == stepGuard:
+		return guardResult(out)
+	case st.kind == stepPrepare:
+		if _, ok := out.(*pgconn.StatementDescription); !ok {
+			return fmt.Errorf("rest: unexpected pipeline result %T", out)
+		}
+		if p.sc != nil {
+			p.sc.add(st.sql, st.name)
+		}
+	case !rows && st.kind != stepOther:
+		return fmt.Errorf("rest: unexpected pipeline result %T", out)
+	case st.kind == stepCount:
+		*planned, err = readEstimate(rr)
+	case st.kind == stepMain && s.plan != nil:
+		*res, err = readPlan(rr)
+	case st.kind == stepMain:
+		*res, err = readResult(rr)
+	case rows:
+		_, err = rr.Close()
+	}
+	return err
+}
+
+// sync reads the pipeline's closing Sync.
+func (p *pipeline) sync() error {
+	out, err := p.pl.GetResults()
+	if _, ok := out.(*pgconn.PipelineSync); err == nil && !ok {
+		err = fmt.Errorf("rest: expected pipeline sync, got %T", out)
+	}
+	return err
 }
 
 // guardResult reads gucGuardSQL's answer: its division by zero means
@@ -249,27 +292,35 @@ func guardResult(out any) error {
 // decide ends an explicit transaction: ROLLBACK when the request's check
 // refuses the result or it asked for tx=rollback (after checking deferred
 // constraints, so a write that could not have committed says why), else
-// COMMIT.
+// COMMIT. Whatever fails on the way rolls back.
 func (a *API) decide(ctx context.Context, pc *pgconn.PgConn, s *txSpec, res *result) (*result, error) {
+	var err error
 	if s.decide != nil && s.plan == nil {
-		if err := s.decide(res); err != nil {
-			a.endTx(ctx, pc, "ROLLBACK")
-			return nil, err
-		}
+		err = s.decide(res)
 	}
+	end := "COMMIT"
 	if s.rollback {
-		if _, err := pc.Exec(ctx, "SET CONSTRAINTS ALL IMMEDIATE").ReadAll(); err != nil {
-			a.endTx(ctx, pc, "ROLLBACK")
-			return nil, err
-		}
-		a.endTx(ctx, pc, "ROLLBACK")
-		return res, nil
+		end = "SET CONSTRAINTS ALL IMMEDIATE"
 	}
-	if _, err := pc.Exec(ctx, "COMMIT").ReadAll(); err != nil {
+	if err == nil {
+		_, err = pc.Exec(ctx, end).ReadAll()
+	}
+	if err != nil || s.rollback {
 		a.endTx(ctx, pc, "ROLLBACK")
+	}
+	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// endTx leaves a failed or refused transaction. If even that fails the
+// pool discards the connection on release, since it is not idle.
+func (a *API) endTx(ctx context.Context, pc *pgconn.PgConn, sql string) {
+	if pc.IsClosed() || pc.TxStatus() == 'I' {
+		return
+	}
+	_, _ = pc.Exec(context.WithoutCancel(ctx), sql).ReadAll()
 }
 
 func readResult(rr *pgconn.ResultReader) (*result, error) {

@@ -5,6 +5,7 @@ package rest
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -42,31 +43,32 @@ func (a *API) begin(c *echo.Context, root bool) (*reqCtx, error) {
 	if err := rc.prefs.check(); err != nil {
 		return nil, err
 	}
+	if rc.schema, err = profileSchema(r, set.Schemas); err != nil {
+		return nil, err
+	}
+	acc, err := negotiate(r.Header.Get("Accept"), root, set.PlanEnabled)
+	rc.media, rc.strip, rc.plan = acc.media, acc.strip, acc.plan
+	return rc, err
+}
+
+// profileSchema is the schema a request names (Accept-Profile for reads,
+// Content-Profile for writes), the first exposed one when it names none;
+// PGRST106 for a schema that is not exposed.
+func profileSchema(r *http.Request, exposed []string) (string, error) {
 	profile := r.Header.Get("Accept-Profile")
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		profile = r.Header.Get("Content-Profile")
 	}
-	rc.schema = set.Schemas[0]
-	if profile = strings.TrimSpace(profile); profile != "" {
-		ok := false
-		for _, s := range set.Schemas {
-			if s == profile {
-				ok = true
-			}
-		}
-		if !ok {
-			e := apierr.New(http.StatusNotAcceptable, pgrst.CodeSchema, "Invalid schema: %s", profile)
-			e.Hint = "Only the following schemas are exposed: " + strings.Join(set.Schemas, ", ")
-			return nil, e
-		}
-		rc.schema = profile
+	profile = strings.TrimSpace(profile)
+	if profile == "" {
+		return exposed[0], nil
 	}
-	acc, err := negotiate(r.Header.Get("Accept"), root, set.PlanEnabled)
-	if err != nil {
-		return nil, err
+	if !slices.Contains(exposed, profile) {
+		e := apierr.New(http.StatusNotAcceptable, pgrst.CodeSchema, "Invalid schema: %s", profile)
+		e.Hint = "Only the following schemas are exposed: " + strings.Join(exposed, ", ")
+		return "", e
 	}
-	rc.media, rc.strip, rc.plan = acc.media, acc.strip, acc.plan
-	return rc, nil
+	return profile, nil
 }
 
 func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*result) error) *txSpec {
@@ -80,12 +82,25 @@ func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*
 		prepared: rc.set.Prepared, anonRole: rc.set.AnonRole}
 }
 
+// txOverride says whether a request may choose how its transaction ends.
+func (s *settings) txOverride() bool { return strings.HasSuffix(s.TxEnd, "-allow-override") }
+
+// rollbackFor says whether the request's transaction is rolled back.
+func (s *settings) rollbackFor(p prefs) bool {
+	if s.txOverride() && p.tx != "" {
+		return p.tx == "rollback"
+	}
+	return strings.HasPrefix(s.TxEnd, "rollback")
+}
+
+// exec runs the request's transaction; its errors are translated once,
+// here, into PostgREST's (run returns no result with an error).
 func (a *API) exec(rc *reqCtx, s *txSpec) (*result, error) {
 	res, err := a.run(rc.r.Context(), s)
 	if err != nil {
-		return nil, translate(err, rc.caller.authed(rc.set.AnonRole))
+		err = translate(err, rc.caller.authed(rc.set.AnonRole))
 	}
-	return res, nil
+	return res, err
 }
 
 func (a *API) table(c *echo.Context) error {
@@ -174,19 +189,15 @@ func pageOf(n *query.Node, h http.Header, useRange bool) (int64, *int64, error) 
 	return start, lim, nil
 }
 
-// searchPath is the search_path of a request on schema: it first, then
-// public (for extensions' types installed there) and extensions.
-// searchPath is the request's schema followed by the extra search path
-// (PostgREST's db-extra-search-path), each quoted.
+// searchPath is a request's search_path as PostgREST sets it: the
+// request's schema, then every schema of the extra search path
+// (db-extra-search-path), each quoted, none dropped (public on public is
+// there twice, as EXPLAIN's Settings shows it from PostgREST).
 func searchPath(schema string, extra []string) string {
-	if schema == "public" && len(extra) == 2 && extra[0] == "public" && extra[1] == "extensions" {
-		return db.DefaultSearchPath
-	}
-	parts := []string{pgx.Identifier{schema}.Sanitize()}
+	parts := make([]string, 0, 1+len(extra))
+	parts = append(parts, pgx.Identifier{schema}.Sanitize())
 	for _, s := range extra {
-		if s != schema {
-			parts = append(parts, pgx.Identifier{s}.Sanitize())
-		}
+		parts = append(parts, pgx.Identifier{s}.Sanitize())
 	}
 	return strings.Join(parts, ", ")
 }

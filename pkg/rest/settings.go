@@ -8,7 +8,7 @@ package rest
 import (
 	"context"
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -40,32 +40,45 @@ type settings struct {
 	RoleClaim jsPath
 	// FromDB lists the pgrst.* settings the database supplied (for logs).
 	FromDB []string
+	// cfg is the environment's configuration, the base every reload
+	// applies the database's settings to.
+	cfg *config.Config
 }
 
 // envSettings are the settings as the environment gives them.
 func envSettings(c *config.Config) (*settings, error) {
+	return build(c, nil)
+}
+
+// build derives /rest/v1's settings from a configuration. fromDB names the
+// pgrst.* keys the database supplied, so an error names what set the value.
+func build(c *config.Config, fromDB []string) (*settings, error) {
 	s := &settings{
-		Schemas: c.DBSchemas, ExtraSearchPath: c.DBExtraSearchPath, TxEnd: c.DBTxEnd,
+		cfg: c, Schemas: c.DBSchemas, ExtraSearchPath: c.DBExtraSearchPath, TxEnd: c.DBTxEnd,
 		PlanEnabled: c.DBPlanEnabled, Aggregates: c.DBAggregatesEnabled, MaxRows: int64(c.DBMaxRows),
 		OpenAPIMode: c.OpenAPIMode, JWTAud: c.RESTJWTAud, AnonRole: c.DBAnonRole, Prepared: c.DBPreparedStatements,
+		FromDB: fromDB,
+	}
+	name := func(env, key string) string {
+		if slices.Contains(fromDB, key) {
+			return "pgrst." + key
+		}
+		return env
 	}
 	var err error
 	if s.PreRequest, err = quoteFuncName(c.DBPreRequest); err != nil {
-		return nil, fmt.Errorf("DB_PRE_REQUEST: %w", err)
+		return nil, fmt.Errorf("%s: %w", name("DB_PRE_REQUEST", "db_pre_request"), err)
 	}
 	if s.RoleClaim, err = parseJSPath(c.RESTJWTRoleClaimKey); err != nil {
-		return nil, fmt.Errorf("REST_JWT_ROLE_CLAIM_KEY: %w", err)
+		return nil, fmt.Errorf("%s: %w", name("REST_JWT_ROLE_CLAIM_KEY", "jwt_role_claim_key"), err)
 	}
 	return s, nil
 }
 
 // dbSettingNames are the pgrst.* settings Labelbase has an equivalent
-// for; PostgREST's others (jwt_secret, server_*, db_pool…) are ignored.
-var dbSettingNames = []string{
-	"pgrst.db_aggregates_enabled", "pgrst.db_anon_role", "pgrst.db_extra_search_path", "pgrst.db_max_rows",
-	"pgrst.db_plan_enabled", "pgrst.db_pre_request", "pgrst.db_prepared_statements", "pgrst.db_schemas",
-	"pgrst.db_tx_end", "pgrst.jwt_aud", "pgrst.jwt_role_claim_key", "pgrst.openapi_mode",
-}
+// for, as pkg/config declares them; PostgREST's others (jwt_secret,
+// server_*, db_pool…) are ignored.
+var dbSettingNames = config.InDatabaseSettings()
 
 // dbSettingsSQL reads the pgrst.* settings of the connected role (the
 // authenticator) as PostgREST does: a setting for the role in this
@@ -101,97 +114,22 @@ func loadDBSettings(ctx context.Context, pool *pgxpool.Pool) (map[string]string,
 	return out, rows.Err()
 }
 
-// withDB returns env overridden by the database's settings. A value that
-// does not parse is an error naming the setting; the caller keeps the
-// settings it had.
+// withDB returns env overridden by the database's settings, each parsed
+// and checked by its declaration in pkg/config. A value that does not
+// parse is an error naming the setting; the caller keeps the settings it
+// had.
 func (env *settings) withDB(db map[string]string) (*settings, error) {
-	s := *env
-	s.FromDB = nil
-	for _, k := range dbSettingNames {
-		k = strings.TrimPrefix(k, "pgrst.")
-		v, ok := db[k]
-		if !ok {
-			continue
-		}
-		if err := s.set(k, v); err != nil {
-			return nil, fmt.Errorf("pgrst.%s: %w", k, err)
-		}
-		s.FromDB = append(s.FromDB, k)
+	c, applied, err := env.cfg.WithDatabaseSettings(db)
+	if err != nil {
+		return nil, err
 	}
-	return &s, nil
-}
-
-func (s *settings) set(k, v string) error {
-	var err error
-	switch k {
-	case "db_aggregates_enabled":
-		s.Aggregates, err = pgBool(v)
-	case "db_plan_enabled":
-		s.PlanEnabled, err = pgBool(v)
-	case "db_prepared_statements":
-		s.Prepared, err = pgBool(v)
-	case "db_anon_role":
-		if s.AnonRole = strings.TrimSpace(v); s.AnonRole == "" {
-			err = fmt.Errorf("must name a role")
-		}
-	case "db_tx_end":
-		switch v {
-		case "commit", "commit-allow-override", "rollback", "rollback-allow-override":
-			s.TxEnd = v
-		default:
-			err = fmt.Errorf("must be commit, commit-allow-override, rollback or rollback-allow-override, got %q", v)
-		}
-	case "db_max_rows":
-		var n int64
-		n, err = strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-		if err == nil && n < 0 {
-			err = fmt.Errorf("must not be negative")
-		}
-		s.MaxRows = n
-	case "db_pre_request":
-		s.PreRequest, err = quoteFuncName(v)
-	case "db_schemas":
-		s.Schemas = splitList(v)
-		if len(s.Schemas) == 0 {
-			err = fmt.Errorf("must name at least one schema")
-		}
-	case "db_extra_search_path":
-		s.ExtraSearchPath = splitList(v)
-	case "openapi_mode":
-		switch v {
-		case "follow-privileges", "ignore-privileges", "disabled":
-			s.OpenAPIMode = v
-		default:
-			err = fmt.Errorf("must be follow-privileges, ignore-privileges or disabled, got %q", v)
-		}
-	case "jwt_aud":
-		s.JWTAud = v
-	case "jwt_role_claim_key":
-		s.RoleClaim, err = parseJSPath(v)
+	s, err := build(c, applied)
+	if err != nil {
+		return nil, err
 	}
-	return err
-}
-
-// pgBool reads a boolean as PostgREST's config does (true/false, on/off,
-// yes/no, 1/0, any case).
-func pgBool(v string) (bool, error) {
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "true", "on", "yes", "1", "t", "y":
-		return true, nil
-	case "false", "off", "no", "0", "f", "n":
-		return false, nil
-	}
-	return false, fmt.Errorf("must be a boolean, got %q", v)
-}
-
-func splitList(v string) []string {
-	var out []string
-	for _, s := range strings.Split(v, ",") {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
+	// The environment stays the base of the next reload.
+	s.cfg = env.cfg
+	return s, nil
 }
 
 // quoteFuncName turns "schema.name" (or "name") into a quoted identifier

@@ -81,7 +81,9 @@ func (w *gzipWriter) WriteHeader(code int) {
 	}
 	w.code = code
 	if !bodyAllowed(code) {
-		w.decide(false)
+		// Nothing is buffered before the header, so this only writes it;
+		// WriteHeader has no error to return either way.
+		_ = w.decide(false)
 	}
 }
 

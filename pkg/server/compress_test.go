@@ -18,6 +18,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -32,13 +33,7 @@ func rows(n int) []map[string]any {
 
 func compressServer(t testing.TB, web fstest.MapFS) (*echo.Echo, *config.Config) {
 	t.Helper()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef",
-			"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js"}[k]
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, map[string]string{"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js"})
 	mod := func(g *echo.Group) {
 		big := func(c *echo.Context) error {
 			c.Response().Header().Set("Content-Range", "0-49/*")
@@ -161,8 +156,12 @@ func testWeb() fstest.MapFS {
 	js := []byte(strings.Repeat("console.log('labelbase');\n", 100))
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
-	zw.Write(js)
-	zw.Close()
+	if _, err := zw.Write(js); err != nil {
+		panic(err) // a bytes.Buffer does not fail
+	}
+	if err := zw.Close(); err != nil {
+		panic(err)
+	}
 	return fstest.MapFS{
 		"index.html":            {Data: []byte("<html><head><!--labelbase:runtime-config--></head><body>app</body></html>")},
 		"assets/app-1a2b.js":    {Data: js},
@@ -257,8 +256,8 @@ func TestAccessLogFlushesOnClose(t *testing.T) {
 	}), nil))
 	// A queue much smaller than the number of lines: producers must wait, not drop.
 	al := server.NewAccessLog(log, 8)
-	e, cfg := compressServer(t, nil)
-	e = server.New(server.Deps{Config: cfg, Log: log, AccessLog: al, REST: func(g *echo.Group) {
+	_, cfg := compressServer(t, nil)
+	e := server.New(server.Deps{Config: cfg, Log: log, AccessLog: al, REST: func(g *echo.Group) {
 		g.GET("/big", func(c *echo.Context) error { return c.JSON(http.StatusOK, rows(50)) })
 	}})
 	const n = 300
@@ -333,19 +332,17 @@ func BenchmarkAPICompression(b *testing.B) {
 // once past the threshold, and the stream still decodes whole.
 func TestAPICompressedStreamFlushes(t *testing.T) {
 	t.Parallel()
-	cfg, _ := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
-	})
+	cfg := configtest.New(t, nil)
 	chunk := strings.Repeat("line of text\n", 100)
 	var flushedAt int
 	rec := httptest.NewRecorder()
 	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), REST: func(g *echo.Group) {
 		g.GET("/stream", func(c *echo.Context) error {
 			c.Response().Header().Set("Content-Type", "text/plain")
-			io.WriteString(c.Response(), chunk)
-			http.NewResponseController(c.Response()).Flush()
+			_, _ = io.WriteString(c.Response(), chunk) // a recorder does not fail
+			_ = http.NewResponseController(c.Response()).Flush()
 			flushedAt = rec.Body.Len()
-			io.WriteString(c.Response(), chunk)
+			_, _ = io.WriteString(c.Response(), chunk)
 			return nil
 		})
 	}})

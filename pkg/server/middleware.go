@@ -120,7 +120,9 @@ func recoverPanics() echo.MiddlewareFunc {
 		return func(c *echo.Context) (err error) {
 			defer func() {
 				if r := recover(); r != nil {
-					if r == http.ErrAbortHandler {
+					// recover returns the panic's value itself, never
+					// a wrapped one.
+					if r == http.ErrAbortHandler { //nolint:errorlint // see above
 						panic(r)
 					}
 					err = apierr.Internal(fmt.Errorf("panic: %v", r))

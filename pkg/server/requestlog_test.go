@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -18,9 +18,7 @@ import (
 // zero value keeps the production access log at Info.
 func TestRequestLogLevels(t *testing.T) {
 	t.Parallel()
-	cfg, _ := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
-	})
+	cfg := configtest.New(t, nil)
 	serveAt := func(logLevel slog.Level, policy server.RequestLog) string {
 		var buf strings.Builder
 		log := slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, &slog.HandlerOptions{Level: logLevel}))
@@ -63,9 +61,7 @@ func TestRequestLogLevels(t *testing.T) {
 // writes one line per window with requests, and none for an idle one.
 func TestTrafficSummary(t *testing.T) {
 	t.Parallel()
-	cfg, _ := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
-	})
+	cfg := configtest.New(t, nil)
 	var buf strings.Builder
 	log := slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil))
 	traffic := server.NewTraffic()

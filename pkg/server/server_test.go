@@ -13,22 +13,16 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
 func testServer(t *testing.T, origins string) (*echo.Echo, *config.Config) {
 	t.Helper()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{
-			"DATABASE_URL":         "postgres://x/y",
-			"JWT_SECRET":           "0123456789abcdef0123456789abcdef",
-			"CORS_ALLOWED_ORIGINS": origins,
-			"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js",
-		}[k]
+	cfg := configtest.New(t, map[string]string{
+		"CORS_ALLOWED_ORIGINS": origins,
+		"ANALYTICS_SCRIPT_URL": "https://stats.example/s.js",
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	web := fstest.MapFS{
 		"index.html":         {Data: []byte("<html><head><!--labelbase:runtime-config--></head><body>app</body></html>")},
 		"assets/app-1a2b.js": {Data: []byte("console.log(1)")},
@@ -139,9 +133,7 @@ func TestWebApp(t *testing.T) {
 func TestAccessLogStatus(t *testing.T) {
 	t.Parallel()
 	var buf strings.Builder
-	cfg, _ := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
-	})
+	cfg := configtest.New(t, nil)
 	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil)),
 		REST: func(g *echo.Group) {}})
 	do(e, "GET", "/rest/v1/nothing", map[string]string{"apikey": cfg.AnonKey})

@@ -50,7 +50,7 @@ func parsePEM(data []byte, now time.Time) (*Key, error) {
 		return nil, fmt.Errorf("PEM block %q is not a key Labelbase imports (PRIVATE KEY, RSA PRIVATE KEY, EC PRIVATE KEY or PUBLIC KEY)", b.Type)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("PEM %s: %v", b.Type, err)
+		return nil, fmt.Errorf("PEM %s: %w", b.Type, err)
 	}
 	switch k := key.(type) {
 	case *ecdsa.PrivateKey, *rsa.PrivateKey:

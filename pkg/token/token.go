@@ -226,11 +226,11 @@ func (v *Verifier) parse(raw string, now time.Time) (*Verified, error) {
 	case errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
 		return nil, ErrIssuedInFuture
 	case errors.Is(err, jwt.ErrTokenInvalidClaims):
-		return nil, fmt.Errorf("%w: %v", ErrClaims, err)
+		return nil, fmt.Errorf("%w: %w", ErrClaims, err)
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, errUnknownKey):
 		return nil, ErrSignature
 	default:
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	if v.audience != "" {
 		if aud, err := claims.GetAudience(); err == nil && len(aud) > 0 && !contains(aud, v.audience) {
@@ -243,7 +243,7 @@ func (v *Verifier) parse(raw string, now time.Time) (*Verified, error) {
 	}
 	js, err := json.Marshal(claims)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrMalformed, err)
+		return nil, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	out := &Verified{Claims: claims, JSON: js, Role: role, KeyID: kid}
 	out.Subject, _ = claims["sub"].(string)

@@ -52,6 +52,18 @@ test('a call is explained', async () => {
   assert.equal(typeof res.data[0].Plan['Total Cost'], 'number')
 })
 
+test("Settings shows the search_path PostgREST sets: the schema, then the extra search path, quoted", async () => {
+  const plan = async (headers) => {
+    const r = await raw('/rest/v1/users?select=username', {
+      headers: { Accept: 'application/vnd.pgrst.plan+json; options=settings', ...headers },
+    })
+    assert.equal(r.status, 200)
+    return (await r.json())[0].Settings
+  }
+  assert.deepEqual(await plan({}), { search_path: '"public", "public", "extensions"' })
+  assert.deepEqual(await plan({ 'Accept-Profile': 'personal' }), { search_path: '"personal", "public", "extensions"' })
+})
+
 test('an unknown option is not acceptable', async () => {
   const r = await raw('/rest/v1/users', { headers: { Accept: 'application/vnd.pgrst.plan+json; options=nope' } })
   assert.equal(r.status, 406)

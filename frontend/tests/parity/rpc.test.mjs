@@ -73,6 +73,33 @@ test('unknown arguments: 404 PGRST202 with the closest signature', async () => {
   })
 })
 
+test("a computed field's function is not callable and gets no look-alike hint", async () => {
+  // PostgREST hints a function name only at a fuzzy score of 0.75 (its
+  // getFuzzyHint); blurb_message(messages) and created_ago(users_audit)
+  // take a row, so its schema cache holds neither, and no callable name
+  // comes close enough.
+  for (const [fn, args] of [
+    ['blurb_message', undefined],
+    ['blurb_message', { '': { id: 1, message: 'x' } }],
+    ['created_ago', { id: 1 }],
+  ]) {
+    const res = await db.rpc(fn, args)
+    assert.equal(res.status, 404, fn)
+    assert.equal(res.error.code, 'PGRST202')
+    assert.equal(res.error.hint, null, `${fn}: ${res.error.hint}`)
+  }
+  const none = await db.rpc('blurb_message')
+  assert.deepEqual(none.error, {
+    code: 'PGRST202',
+    details:
+      'Searched for the function public.blurb_message without parameters or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
+    hint: null,
+    message: 'Could not find the function public.blurb_message without parameters in the schema cache',
+  })
+  const typo = await db.rpc('get_statuss', { name_param: 'supabot' })
+  assert.equal(typo.error.hint, 'Perhaps you meant to call the function public.get_status')
+})
+
 test('a function in the second schema', async () => {
   const res = await client({ schema: 'personal' }).rpc('get_status', { name_param: 'supabot' })
   assert.equal(res.error, null, JSON.stringify(res.error))

@@ -69,6 +69,15 @@ CREATE VIEW public.channel_messages AS
 CREATE FUNCTION public.blurb_message(public.messages) RETURNS text
   LANGUAGE sql STABLE AS $$ SELECT substring($1.message, 1, 3) $$;
 
+-- A second computed field, on a table of its own (postgrest-js's
+-- created_ago(users_audit)): /rpc cannot call either function.
+CREATE TABLE public.users_audit (
+  id         bigint PRIMARY KEY,
+  created_at timestamptz NOT NULL DEFAULT '2026-01-01T00:00:00Z'
+);
+CREATE FUNCTION public.created_ago(public.users_audit) RETURNS numeric
+  LANGUAGE sql STABLE AS $$ SELECT round(extract(epoch FROM (now() - $1.created_at))) $$;
+
 -- Computed relationships: functions taking a row and returning rows of
 -- another table (SETOF) or one row (ROWS 1).
 CREATE FUNCTION public.all_channels_messages(public.channels) RETURNS SETOF public.messages
@@ -137,7 +146,7 @@ INSERT INTO personal.users (username, status) VALUES ('supabot', 'OFFLINE');
 
 GRANT USAGE ON SCHEMA personal TO anon, authenticated, service_role;
 GRANT ALL ON public.users, public.channels, public.channel_details, public.messages, public.tags,
-  public.message_tags, public.best_friends, public.updatable_view, public.channel_messages, personal.users
+  public.message_tags, public.best_friends, public.updatable_view, public.channel_messages, public.users_audit, personal.users
   TO anon, authenticated, service_role;
 GRANT ALL ON SEQUENCE public.channels_id_seq, public.messages_id_seq, public.best_friends_id_seq
   TO anon, authenticated, service_role;

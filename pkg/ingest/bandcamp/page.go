@@ -157,7 +157,7 @@ func (e *ldEntity) UnmarshalJSON(b []byte) error {
 	}
 	var o one
 	if err := json.Unmarshal(b, &o); err != nil {
-		return nil // an unexpected shape is the same as a missing field
+		return nil //nolint:nilerr // an unexpected shape is the same as a missing field
 	}
 	e.ID, e.Name = o.ID, o.Name
 	return nil

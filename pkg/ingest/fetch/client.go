@@ -199,8 +199,10 @@ func (c *Client) GetIf(ctx context.Context, rawURL string, v Validators, allow .
 			return nil, fmt.Errorf("fetch: %s: bad redirect: %w", u, err)
 		}
 		if allowed(next, allow) != nil {
+			// A redirect off Bandcamp is not followed: the caller gets the
+			// redirect itself and decides.
 			resp.Location = next.String()
-			return resp, nil
+			return resp, nil //nolint:nilerr // see above
 		}
 		if hops == maxRedirects {
 			return nil, fmt.Errorf("fetch: %s: more than %d redirects", rawURL, maxRedirects)

@@ -58,7 +58,7 @@ func TestUpstreamKeepsHostAndUserAgent(t *testing.T) {
 	c, b := setup(t, func(w http.ResponseWriter, r *http.Request) {
 		ua.Store(r.UserAgent())
 		accept.Store(r.URL.String())
-		w.Write([]byte("ok"))
+		_, _ = w.Write([]byte("ok"))
 	}, Options{UserAgent: "Labelbase/1.0 (+test)"})
 	resp, err := c.Get(context.Background(), "https://northmoor.bandcamp.com/music?x=1")
 	if err != nil {
@@ -84,7 +84,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 			w.WriteHeader(http.StatusTooManyRequests)
 			return
 		}
-		w.Write([]byte("ok"))
+		_, _ = w.Write([]byte("ok"))
 	}, Options{})
 	resp, err := c.Get(context.Background(), "https://northmoor.bandcamp.com/music")
 	if err != nil || resp.Status != 200 {
@@ -182,7 +182,7 @@ func TestRedirects(t *testing.T) {
 		case "loop.bandcamp.com/music":
 			http.Redirect(w, r, "/music", http.StatusFound)
 		default:
-			w.Write([]byte(r.Host + r.URL.Path))
+			_, _ = w.Write([]byte(r.Host + r.URL.Path))
 		}
 	}, Options{})
 	ctx := context.Background()
@@ -226,7 +226,7 @@ func TestDisallowedURLsAreNeverRequested(t *testing.T) {
 func TestResponseSizeCap(t *testing.T) {
 	t.Parallel()
 	c, _ := setup(t, func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(strings.Repeat("x", 2048)))
+		_, _ = w.Write([]byte(strings.Repeat("x", 2048)))
 	}, Options{MaxBytes: 1024})
 	if _, err := c.Get(context.Background(), "https://big.bandcamp.com/music"); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("err = %v, want ErrTooLarge", err)
@@ -316,7 +316,7 @@ func TestConditionalRequests(t *testing.T) {
 		}
 		w.Header().Set("ETag", `"v1"`)
 		w.Header().Set("Last-Modified", "Mon, 02 Mar 2026 10:00:00 GMT")
-		w.Write([]byte("page"))
+		_, _ = w.Write([]byte("page"))
 	}, Options{})
 	ctx := context.Background()
 	first, err := c.Get(ctx, "https://northmoor.bandcamp.com/music")

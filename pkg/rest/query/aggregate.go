@@ -52,13 +52,7 @@ func (b *Builder) aggExpr(l *level, it SelectItem) (string, error) {
 // plain columns, and the parent-side columns its embeds join on (so their
 // correlated subqueries stay valid, one per group). "" without aggregates.
 func (b *Builder) groupBySQL(l *level) (string, error) {
-	hasAgg := false
-	for _, it := range l.items {
-		if it.Agg != "" {
-			hasAgg = true
-		}
-	}
-	if !hasAgg {
+	if !hoists(l) {
 		return "", nil
 	}
 	var keys []string
@@ -87,6 +81,21 @@ func (b *Builder) groupBySQL(l *level) (string, error) {
 	for _, e := range l.embeds {
 		var cols []string
 		switch {
+		case e.e.Spread && len(e.lvl.items) == 0:
+			continue
+		case e.e.Spread && e.single:
+			// A to-one spread's plain columns are the parent's group keys;
+			// its aggregates are the parent's.
+			r, err := b.spreadOf(l, e)
+			if err != nil {
+				return "", err
+			}
+			for _, c := range r.cols {
+				if c.agg == "" {
+					add(c.ref)
+				}
+			}
+			continue
 		case e.fn != nil:
 			// A computed relationship reads the whole row: group by its key.
 			if len(l.t.PK) == 0 {

@@ -83,6 +83,8 @@ type embedLevel struct {
 	rel
 	e   *Embed
 	lvl *level
+	// spread is the rendered spread, once rendered (spread.go).
+	spread *spreadRender
 }
 
 func (l *level) embed(key string) *embedLevel {
@@ -100,7 +102,7 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		items = []SelectItem{{Star: true}}
 	}
 	items = b.bareCount(t, items)
-	l := &level{t: t, alias: alias, items: items, node: req.Nodes[joinPath(path)], path: path, lateral: !hasAgg(items), sqlName: alias}
+	l := &level{t: t, alias: alias, items: items, node: req.Nodes[joinPath(path)], path: path, sqlName: alias}
 	if l.node == nil {
 		l.node = &Node{Path: path}
 	}
@@ -131,6 +133,7 @@ func (b *Builder) resolve(t *schema.Table, alias string, items []SelectItem, req
 		}
 		l.embeds = append(l.embeds, &embedLevel{rel: r, e: it.Embed, lvl: cl})
 	}
+	l.lateral = !hoists(l)
 	if len(path) == 0 {
 		// After every relationship resolved: PostgREST's errors for those
 		// come before the SQL error a colliding alias gives.
@@ -404,62 +407,6 @@ func (b *Builder) whereParts(l *level) ([]string, error) {
 	return out, nil
 }
 
-func (b *Builder) orderSQL(l *level) (string, error) {
-	var parts []string
-	for _, t := range l.node.Order {
-		var expr string
-		if t.Relation != "" {
-			e := l.embed(t.Relation)
-			if e == nil {
-				return "", pgrst.NotEmbedded(t.Relation)
-			}
-			if !e.single {
-				err := apierr.New(http.StatusBadRequest, pgrst.CodeRelatedOrder, "A related order on '%s' is not possible", t.Relation)
-				err.Details = fmt.Sprintf("'%s' and '%s' do not form a many-to-one or one-to-one relationship", l.t.Name, t.Relation)
-				return "", err
-			}
-			fe, _, _, err := b.fieldExpr(e.lvl, t.Field)
-			if err != nil {
-				return "", err
-			}
-			expr = "(SELECT " + fe + " FROM " + fromItem(l.alias, e) + " WHERE " + joinCond(l.alias, e) + ")"
-		} else {
-			fe, _, _, err := b.fieldExpr(l, t.Field)
-			if err != nil {
-				return "", err
-			}
-			expr = fe
-		}
-		if t.Desc {
-			expr += " DESC"
-		} else {
-			expr += " ASC"
-		}
-		switch t.Nulls {
-		case "first":
-			expr += " NULLS FIRST"
-		case "last":
-			expr += " NULLS LAST"
-		}
-		parts = append(parts, expr)
-	}
-	if len(parts) == 0 {
-		return "", nil
-	}
-	return " ORDER BY " + strings.Join(parts, ", "), nil
-}
-
-func pageSQL(limit, offset *int64) string {
-	s := ""
-	if limit != nil {
-		s += " LIMIT " + strconv.FormatInt(*limit, 10)
-	}
-	if offset != nil && *offset > 0 {
-		s += " OFFSET " + strconv.FormatInt(*offset, 10)
-	}
-	return s
-}
-
 func outputName(it SelectItem) string {
 	if it.Alias != "" {
 		return it.Alias
@@ -524,18 +471,24 @@ func (b *Builder) selectSQL(l *level) (string, error) {
 		case it.Embed != nil:
 			e := l.embeds[ei]
 			ei++
-			if len(e.lvl.items) == 0 {
-				continue // an empty embed is not output
-			}
-			if b.joined(l, e) {
+			switch {
+			case len(e.lvl.items) == 0:
+				// An empty embed is not output.
+			case e.e.Spread:
+				s, err := b.spreadSelect(l, e)
+				if err != nil {
+					return "", err
+				}
+				parts = append(parts, s...)
+			case b.joined(l, e):
 				parts = append(parts, embedRef(e))
-				continue
+			default:
+				s, err := b.embedSQL(l, e)
+				if err != nil {
+					return "", err
+				}
+				parts = append(parts, s+" AS "+q(e.e.Key()))
 			}
-			s, err := b.embedSQL(l, e)
-			if err != nil {
-				return "", err
-			}
-			parts = append(parts, s)
 		}
 	}
 	return strings.Join(parts, ", "), nil

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net/http"
@@ -52,7 +53,6 @@ var readCases = []goldenCase{
 	{"many-to-many embed", "labels", "select=id,tags(name)&tags.order=name&tags.limit=2", false},
 	{"many-to-many embed hinted inner", "labels", "select=id,tags!label_tags!inner(name)&tags.name=eq.x", false},
 	{"many-to-many reverse", "tags", "select=name,labels(label_name)", false},
-	{"spread to-many as arrays", "labels", "select=id,...releases(title)&releases.order=title&releases.limit=3", false},
 }
 
 var errorCases = []struct {
@@ -79,6 +79,8 @@ var errorCases = []struct {
 	{"bad escape", "labels", "id=eq.%zz", 400, "PGRST100"},
 	{"many-to-many bad hint", "labels", "select=id,tags!nope(name)", 400, "PGRST200"},
 	{"related order on many-to-many", "labels", "select=id,tags(name)&order=tags(name)", 400, "PGRST118"},
+	{"spread to-many needs aggregates", "labels", "select=id,...releases(title)", 400, "PGRST123"},
+	{"spread to-one aggregate needs aggregates", "releases", "select=title,...labels(count())", 400, "PGRST123"},
 }
 
 func buildRead(table, raw string, count bool) (*Statement, error) {
@@ -142,8 +144,8 @@ func TestReadErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("no error")
 			}
-			e, ok := err.(*apierr.Error)
-			if !ok {
+			var e *apierr.Error
+			if !errors.As(err, &e) {
 				t.Fatalf("not an apierr: %T %v", err, err)
 			}
 			if e.Status != c.status || e.Code != c.code {
@@ -192,7 +194,7 @@ func TestWriteGolden(t *testing.T) {
 	add("delete with count", st, err)
 	checkGolden(t, "write.golden", sb.String())
 	_, err = NewBuilder(c).Insert(labels, parse(""), []InsertGroup{{Columns: []string{"nope"}, Body: "[]"}}, "", MutateOpts{Return: "minimal"})
-	if e, ok := err.(*apierr.Error); !ok || e.Code != "PGRST204" || e.Status != http.StatusBadRequest {
+	if e := (*apierr.Error)(nil); !errors.As(err, &e) || e.Code != "PGRST204" || e.Status != http.StatusBadRequest {
 		t.Errorf("unknown insert column: %v", err)
 	}
 }
@@ -204,6 +206,9 @@ var aggregateCases = []goldenCase{
 	{"grouped sum with alias and casts", "releases", "select=label_id,total:id::bigint.sum()::text&order=label_id", false},
 	{"aggregate in a to-many embed", "labels", "select=id,releases(id.max(),n:count())", false},
 	{"aggregate beside a to-one embed", "releases", "select=count(),labels(label_name)", false},
+	{"spread to-many as arrays", "labels", "select=id,...releases(title)&releases.order=title&releases.limit=3", false},
+	{"spread to-one aggregate grouped into the parent", "releases", "select=title,...labels(n:count(),id.max())", false},
+	{"spread to-many aggregates per parent row", "labels", "select=id,...releases(title,id.sum(),count())", false},
 }
 
 func TestAggregateGolden(t *testing.T) {
@@ -249,7 +254,7 @@ func TestAggregateGolden(t *testing.T) {
 	// A bad aggregate name is a parse error, whatever the setting.
 	if _, err := Parse([]Pair{{Key: "select", Value: "id.median()"}}, nil); err == nil {
 		t.Error("id.median() must not parse")
-	} else if e, ok := err.(*apierr.Error); !ok || e.Code != "PGRST100" {
+	} else if e := (*apierr.Error)(nil); !errors.As(err, &e) || e.Code != "PGRST100" {
 		t.Errorf("id.median(): %v", err)
 	}
 }

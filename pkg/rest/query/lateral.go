@@ -5,9 +5,9 @@ package query
 // to-many side aggregated with json_agg inside it, the to-one side joined
 // as rows and turned into an object with row_to_json. Rows without an
 // order then come back in the order that query shape yields, as they do
-// from PostgREST. A level that aggregates (GROUP BY) and spread embeds use
-// correlated subqueries in the select list instead (embedSQL), which group
-// by the parent's join columns.
+// from PostgREST. A level that aggregates (GROUP BY) uses correlated
+// subqueries in the select list instead (embedSQL), which group by the
+// parent's join columns. Spreads are spread.go's.
 
 import (
 	"net/http"
@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
-	"github.com/labelbase/labelbase/pkg/rest/pgrst"
 )
 
 // joined says whether embed e of l is a lateral join of l's query.
@@ -71,7 +70,11 @@ func (b *Builder) embedJoins(l *level) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		inner := "SELECT " + sel + " FROM " + fromItem(l.alias, e) + joins + " WHERE " + strings.Join(where, " AND ")
+		group, err := b.groupBySQL(e.lvl)
+		if err != nil {
+			return "", err
+		}
+		inner := "SELECT " + sel + " FROM " + fromItem(l.alias, e) + joins + " WHERE " + strings.Join(where, " AND ") + group
 		kind := " LEFT JOIN LATERAL ("
 		if e.e.Inner {
 			kind = " INNER JOIN LATERAL ("
@@ -91,7 +94,11 @@ func (b *Builder) embedJoins(l *level) (string, error) {
 		}
 		sb.WriteString(kind + "SELECT json_agg(pgrst_x) AS v FROM (" + inner + ") pgrst_x) AS " + aggAlias(e) + " ON " + on)
 	}
-	return sb.String(), nil
+	spreads, err := b.spreadJoins(l)
+	if err != nil {
+		return "", err
+	}
+	return sb.String() + spreads, nil
 }
 
 // duplicateEmbedAlias fails like PostgREST's SQL does when two sibling
@@ -138,6 +145,8 @@ func hasAgg(items []SelectItem) bool {
 	return false
 }
 
+// embedSQL is a non-spread embed read by a correlated subquery: its
+// value, which the caller names.
 func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 	where, err := b.whereParts(e.lvl)
 	if err != nil {
@@ -149,48 +158,6 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 		return "", err
 	}
 	from := " FROM " + fromItem(parent.alias, e) + joins + " WHERE " + strings.Join(where, " AND ")
-	if e.e.Spread {
-		// A spread to-one embed lifts its columns into the parent; a
-		// to-many one lifts each column as an array of its values (in the
-		// embed's order and page), as PostgREST 13+ does.
-		var page string
-		if !e.single {
-			ord, err := b.orderSQL(e.lvl)
-			if err != nil {
-				return "", err
-			}
-			page = ord + b.embedPage(e.lvl.node)
-		}
-		var parts []string
-		for _, it := range e.lvl.items {
-			var items []SelectItem
-			switch {
-			case it.Star:
-				for _, c := range e.lvl.t.Columns {
-					items = append(items, SelectItem{Field: &Field{Name: c.Name}})
-				}
-			case it.Field != nil:
-				items = []SelectItem{it}
-			default:
-				return "", pgrst.NotImplemented("Embedding inside a spread resource is not supported")
-			}
-			for _, fi := range items {
-				expr, _, _, err := b.fieldExpr(e.lvl, *fi.Field)
-				if err != nil {
-					return "", err
-				}
-				if expr, err = castExpr(expr, fi.Cast); err != nil {
-					return "", err
-				}
-				if e.single {
-					parts = append(parts, "(SELECT "+expr+from+") AS "+q(outputName(fi)))
-				} else {
-					parts = append(parts, "(SELECT coalesce(json_agg(pgrst_s.v), '[]') FROM (SELECT "+expr+" AS v"+from+page+") pgrst_s) AS "+q(outputName(fi)))
-				}
-			}
-		}
-		return strings.Join(parts, ", "), nil
-	}
 	sel, err := b.selectSQL(e.lvl)
 	if err != nil {
 		return "", err
@@ -201,12 +168,12 @@ func (b *Builder) embedSQL(parent *level, e *embedLevel) (string, error) {
 	}
 	inner := "SELECT " + sel + from + group
 	if e.single {
-		return "(SELECT row_to_json(pgrst_x) FROM (" + inner + ") pgrst_x) AS " + q(e.e.Key()), nil
+		return "(SELECT row_to_json(pgrst_x) FROM (" + inner + ") pgrst_x)", nil
 	}
 	ord, err := b.orderSQL(e.lvl)
 	if err != nil {
 		return "", err
 	}
 	inner += ord + b.embedPage(e.lvl.node)
-	return "coalesce((SELECT json_agg(pgrst_x) FROM (" + inner + ") pgrst_x), '[]') AS " + q(e.e.Key()), nil
+	return "coalesce((SELECT json_agg(pgrst_x) FROM (" + inner + ") pgrst_x), '[]')", nil
 }

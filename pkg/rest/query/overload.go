@@ -182,8 +182,10 @@ func ambiguous(fs []*schema.Func) *apierr.Error {
 
 // noFunction is PGRST202 in PostgREST's words. The hint is PostgREST's
 // fuzzy match: over the schema's callable function names when none has
-// this name, else over the overloads' sorted parameter lists; none for a
-// raw body, and none when nothing is close.
+// this name (a score of 0.75: computed fields' functions such as f(tbl),
+// which are not callable, get no look-alike), else over the overloads'
+// sorted parameter lists (0.33); none for a raw body, and none when
+// nothing is close.
 func noFunction(c *schema.Cache, sch, name string, in CallInput, overloads []*schema.Func) *apierr.Error {
 	keys := uniqueSorted(in.Keys)
 	fq := sch + "." + name
@@ -215,7 +217,7 @@ func noFunction(c *schema.Cache, sch, name string, in CallInput, overloads []*sc
 		return e
 	}
 	if len(overloads) == 0 {
-		if s, ok := schema.NewFuzzySet(c.CallableFuncNames(sch)).Closest(name); ok {
+		if s, ok := schema.NewFuzzySet(c.CallableFuncNames(sch)).ClosestAbove(name, schema.NameHintScore); ok {
 			e.Hint = "Perhaps you meant to call the function " + sch + "." + s
 		}
 		return e

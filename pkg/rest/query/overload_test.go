@@ -42,6 +42,9 @@ func overloadCache() *schema.Cache {
 	add("add_them", p("a", "integer"), p("b", "integer"))
 	add("sayhello", p("name", "text"))
 	add("two_unnamed", p("", "text"), p("", "text"))
+	// A computed field's function: one unnamed parameter of a table type.
+	add("blurb_message", p("", "messages"))
+	add("get_messages", p("channel_row", "channels"))
 	return c
 }
 
@@ -49,20 +52,7 @@ func TestResolveFunc(t *testing.T) {
 	c := overloadCache()
 	post := func(media string, keys ...string) CallInput { return CallInput{Post: true, Media: media, Keys: keys} }
 	get := func(keys ...string) CallInput { return CallInput{Keys: keys} }
-	cases := []struct {
-		name, fn string
-		in       CallInput
-		// want is the chosen overload's parameter list, e.g. "x,y" or
-		// ":json" for an unnamed json parameter; whole says the body goes
-		// to it whole.
-		want  string
-		whole bool
-		code  string
-		msg   string
-		// hint is checked when set; noHint wants null.
-		hint   string
-		noHint bool
-	}{
+	cases := []resolveCase{
 		{name: "unnamed json takes any object", fn: "unnamed_json", in: post(MediaJSON, "A", "B"), want: ":json", whole: true},
 		{name: "{\"\": v} binds the unnamed parameter by its empty name", fn: "unnamed_text", in: post(MediaJSON, ""), want: ":text", whole: true},
 		{name: "unnamed text takes text/plain", fn: "unnamed_text", in: post(MediaText), want: ":text", whole: true},
@@ -88,6 +78,9 @@ func TestResolveFunc(t *testing.T) {
 			msg: "Could not choose the best candidate function between: public.same_args(arg => integer), public.same_args(arg => xml)"},
 		{name: "unknown argument is not ignored", fn: "add_them", in: get("a", "b", "smthelse"), code: "PGRST202",
 			msg: "Could not find the function public.add_them(a, b, smthelse) in the schema cache", hint: "Perhaps you meant to call the function public.add_them(a, b)"},
+		{name: "a computed field's function gets no look-alike", fn: "blurb_message", in: post(MediaJSON), code: "PGRST202",
+			msg: "Could not find the function public.blurb_message without parameters in the schema cache", noHint: true},
+		{name: "nor with other arguments", fn: "blurb_message", in: post(MediaJSON, ""), code: "PGRST202", noHint: true},
 		{name: "close parameter name", fn: "sayhello", in: get("nam"), code: "PGRST202", hint: "Perhaps you meant to call the function public.sayhello(name)"},
 		{name: "close function name", fn: "sayhell", in: get(), code: "PGRST202",
 			msg: "Could not find the function public.sayhell without parameters in the schema cache", hint: "Perhaps you meant to call the function public.sayhello"},
@@ -95,41 +88,62 @@ func TestResolveFunc(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := ResolveFunc(c, "public", tc.fn, tc.in)
-			if tc.code != "" {
-				e, ok := err.(*apierr.Error)
-				if !ok || e.Code != tc.code {
-					t.Fatalf("err = %v, want %s", err, tc.code)
-				}
-				wantStatus := http.StatusNotFound
-				if tc.code == "PGRST203" {
-					wantStatus = http.StatusMultipleChoices
-				}
-				if e.Status != wantStatus {
-					t.Errorf("status %d, want %d", e.Status, wantStatus)
-				}
-				if tc.msg != "" && e.Message != tc.msg {
-					t.Errorf("message %q\n want %q", e.Message, tc.msg)
-				}
-				if (tc.hint != "" && e.Hint != tc.hint) || (tc.noHint && e.Hint != nil) {
-					t.Errorf("hint %v, want %q", e.Hint, tc.hint)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ps []string
-			for _, p := range r.Func.Params {
-				if p.Name == "" {
-					ps = append(ps, ":"+p.Type)
-				} else {
-					ps = append(ps, p.Name)
-				}
-			}
-			if got := strings.Join(ps, ","); got != tc.want || r.Whole != tc.whole {
-				t.Errorf("chose (%s) whole=%v, want (%s) whole=%v", got, r.Whole, tc.want, tc.whole)
-			}
+			tc.check(t, r, err)
 		})
+	}
+}
+
+// resolveCase is one call and what ResolveFunc must answer.
+type resolveCase struct {
+	name, fn string
+	in       CallInput
+	// want is the chosen overload's parameter list, e.g. "x,y" or
+	// ":json" for an unnamed json parameter; whole says the body goes
+	// to it whole.
+	want  string
+	whole bool
+	code  string
+	msg   string
+	// hint is checked when set; noHint wants null.
+	hint   string
+	noHint bool
+}
+
+func (tc resolveCase) check(t *testing.T, r Resolved, err error) {
+	t.Helper()
+	if tc.code != "" {
+		e, ok := err.(*apierr.Error)
+		if !ok || e.Code != tc.code {
+			t.Fatalf("err = %v, want %s", err, tc.code)
+		}
+		wantStatus := http.StatusNotFound
+		if tc.code == "PGRST203" {
+			wantStatus = http.StatusMultipleChoices
+		}
+		if e.Status != wantStatus {
+			t.Errorf("status %d, want %d", e.Status, wantStatus)
+		}
+		if tc.msg != "" && e.Message != tc.msg {
+			t.Errorf("message %q\n want %q", e.Message, tc.msg)
+		}
+		if (tc.hint != "" && e.Hint != tc.hint) || (tc.noHint && e.Hint != nil) {
+			t.Errorf("hint %v, want %q", e.Hint, tc.hint)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ps []string
+	for _, p := range r.Func.Params {
+		if p.Name == "" {
+			ps = append(ps, ":"+p.Type)
+		} else {
+			ps = append(ps, p.Name)
+		}
+	}
+	if got := strings.Join(ps, ","); got != tc.want || r.Whole != tc.whole {
+		t.Errorf("chose (%s) whole=%v, want (%s) whole=%v", got, r.Whole, tc.want, tc.whole)
 	}
 }
 

@@ -49,96 +49,96 @@ func Parse(pairs []Pair, isArg func(key, value string) bool) (*Request, error) {
 	r.Root()
 	for _, p := range pairs {
 		k, v := p.Key, p.Value
-		if k == "apikey" {
+		var err error
+		switch {
+		case k == "apikey":
 			// The gateway's apikey may ride in the query string.
-			continue
+		case isArg != nil && !reserved[k] && isArg(k, v):
+			r.addArg(k, v)
+		case k == "select":
+			r.Select, err = ParseSelect(v)
+		case k == "columns":
+			r.Columns, err = parseColumns(v)
+		case k == "on_conflict":
+			r.OnConflict, err = parseColumns(v)
+		default:
+			err = r.addNodeParam(k, v)
 		}
-		if isArg != nil && !reserved[k] && isArg(k, v) {
-			if r.Args == nil {
-				r.Args = map[string]string{}
-			}
-			if _, dup := r.Args[k]; !dup {
-				r.ArgOrder = append(r.ArgOrder, k)
-			}
-			r.Args[k] = v
-			continue
-		}
-		switch k {
-		case "select":
-			items, err := ParseSelect(v)
-			if err != nil {
-				return nil, err
-			}
-			r.Select = items
-			continue
-		case "columns":
-			cols, err := parseColumns(v)
-			if err != nil {
-				return nil, err
-			}
-			r.Columns = cols
-			continue
-		case "on_conflict":
-			cols, err := parseColumns(v)
-			if err != nil {
-				return nil, err
-			}
-			r.OnConflict = cols
-			continue
-		}
-		path, last := splitKey(k)
-		switch last {
-		case "order":
-			terms, err := ParseOrder(v)
-			if err != nil {
-				return nil, err
-			}
-			r.node(path).Order = terms
-			continue
-		case "limit", "offset":
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			if err != nil {
-				return nil, parseError(last, v, 0, "expecting an integer")
-			}
-			if last == "limit" {
-				if n < 0 {
-					return nil, rangeError("Limit should be greater than or equal to zero.")
-				}
-				r.node(path).Limit = &n
-			} else {
-				if n < 0 {
-					return nil, parseError("offset", v, 0, "expecting a non-negative integer")
-				}
-				r.node(path).Offset = &n
-			}
-			continue
-		case "or", "and":
-			neg := false
-			if len(path) > 0 && path[len(path)-1] == "not" {
-				neg = true
-				path = path[:len(path)-1]
-			}
-			l, err := ParseLogic(last, v)
-			if err != nil {
-				return nil, err
-			}
-			l.Negate = neg
-			n := r.node(path)
-			n.Conds = append(n.Conds, Cond{Logic: l})
-			continue
-		}
-		f, err := parseFieldString(last)
 		if err != nil {
 			return nil, err
 		}
-		flt, err := ParseFilter(f, v)
-		if err != nil {
-			return nil, err
-		}
-		n := r.node(path)
-		n.Conds = append(n.Conds, Cond{Filter: flt})
 	}
 	return r, nil
+}
+
+// addArg records an RPC argument, keeping the order of first mention.
+func (r *Request) addArg(k, v string) {
+	if r.Args == nil {
+		r.Args = map[string]string{}
+	}
+	if _, dup := r.Args[k]; !dup {
+		r.ArgOrder = append(r.ArgOrder, k)
+	}
+	r.Args[k] = v
+}
+
+// addNodeParam applies a [path.]order, limit, offset, or, and or filter
+// parameter to the node it names.
+func (r *Request) addNodeParam(k, v string) error {
+	path, last := splitKey(k)
+	switch last {
+	case "order":
+		terms, err := ParseOrder(v)
+		if err == nil {
+			r.node(path).Order = terms
+		}
+		return err
+	case "limit", "offset":
+		return r.addPage(path, last, v)
+	case "or", "and":
+		neg := false
+		if len(path) > 0 && path[len(path)-1] == "not" {
+			neg = true
+			path = path[:len(path)-1]
+		}
+		l, err := ParseLogic(last, v)
+		if err != nil {
+			return err
+		}
+		l.Negate = neg
+		n := r.node(path)
+		n.Conds = append(n.Conds, Cond{Logic: l})
+		return nil
+	}
+	f, err := parseFieldString(last)
+	if err != nil {
+		return err
+	}
+	flt, err := ParseFilter(f, v)
+	if err != nil {
+		return err
+	}
+	n := r.node(path)
+	n.Conds = append(n.Conds, Cond{Filter: flt})
+	return nil
+}
+
+// addPage sets a node's limit or offset, both non-negative integers.
+func (r *Request) addPage(path []string, which, v string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	switch {
+	case err != nil:
+		return parseError(which, v, 0, "expecting an integer")
+	case which == "limit" && n < 0:
+		return rangeError("Limit should be greater than or equal to zero.")
+	case n < 0:
+		return parseError("offset", v, 0, "expecting a non-negative integer")
+	case which == "limit":
+		r.node(path).Limit = &n
+	default:
+		r.node(path).Offset = &n
+	}
+	return nil
 }
 
 // splitKey splits "a.b.col" into the embed path [a b] and "col". Dots in
@@ -374,55 +374,64 @@ func (sc *scanner) selectItem(depth int) (SelectItem, *apierr.Error) {
 			return SelectItem{}, sc.fail("a column name after the alias")
 		}
 	}
-	// Embedded resource: name[!hint...](...)
-	if sc.peek() == '!' || sc.peek() == '(' {
-		e := &Embed{Name: name, Alias: alias, Spread: spread}
-		for sc.peek() == '!' {
-			sc.pos++
-			h, ok := sc.ident()
-			if !ok {
-				return SelectItem{}, sc.fail("an embedding hint")
-			}
-			switch h {
-			case "inner":
-				e.Inner = true
-			case "left":
-				e.Inner = false
-			default:
-				if e.Hint != "" {
-					return SelectItem{}, sc.fail("\"(\"")
-				}
-				e.Hint = h
-			}
-		}
-		if sc.peek() != '(' {
-			return SelectItem{}, sc.fail("\"(\"")
-		}
-		if name == "count" && sc.has("()") {
-			// count() over the rows; whether aggregates are allowed is the
-			// builder's call (DB_AGGREGATES_ENABLED).
-			sc.pos += 2
-			cast, err := sc.castName()
-			if err != nil {
-				return SelectItem{}, err
-			}
-			return SelectItem{Agg: "count", Alias: alias, AggCast: cast}, nil
-		}
+	switch {
+	case sc.peek() == '!' || sc.peek() == '(':
+		return sc.embedItem(&Embed{Name: name, Alias: alias, Spread: spread}, depth)
+	case spread:
+		return SelectItem{}, sc.fail("\"(\" after a spread resource")
+	}
+	return sc.fieldItem(name, alias)
+}
+
+// embedItem reads the rest of an embedded resource, name[!hint...](...),
+// or count() (an aggregate, though it reads like an embed).
+func (sc *scanner) embedItem(e *Embed, depth int) (SelectItem, *apierr.Error) {
+	for sc.peek() == '!' {
 		sc.pos++
-		sub, err := sc.selectList(depth + 1)
+		h, ok := sc.ident()
+		if !ok {
+			return SelectItem{}, sc.fail("an embedding hint")
+		}
+		switch {
+		case h == "inner":
+			e.Inner = true
+		case h == "left":
+			e.Inner = false
+		case e.Hint != "":
+			return SelectItem{}, sc.fail("\"(\"")
+		default:
+			e.Hint = h
+		}
+	}
+	if sc.peek() != '(' {
+		return SelectItem{}, sc.fail("\"(\"")
+	}
+	if e.Name == "count" && sc.has("()") {
+		// count() over the rows; whether aggregates are allowed is the
+		// builder's call (DB_AGGREGATES_ENABLED).
+		sc.pos += 2
+		cast, err := sc.castName()
 		if err != nil {
 			return SelectItem{}, err
 		}
-		if sc.peek() != ')' {
-			return SelectItem{}, sc.fail("\")\" or \",\"")
-		}
-		sc.pos++
-		e.Select = sub
-		return SelectItem{Embed: e}, nil
+		return SelectItem{Agg: "count", Alias: e.Alias, AggCast: cast}, nil
 	}
-	if spread {
-		return SelectItem{}, sc.fail("\"(\" after a spread resource")
+	sc.pos++
+	sub, err := sc.selectList(depth + 1)
+	if err != nil {
+		return SelectItem{}, err
 	}
+	if sc.peek() != ')' {
+		return SelectItem{}, sc.fail("\")\" or \",\"")
+	}
+	sc.pos++
+	e.Select = sub
+	return SelectItem{Embed: e}, nil
+}
+
+// fieldItem reads the rest of a column item: JSON path, cast, and an
+// aggregate such as .sum() with its own cast.
+func (sc *scanner) fieldItem(name, alias string) (SelectItem, *apierr.Error) {
 	path, err := sc.jsonPath()
 	if err != nil {
 		return SelectItem{}, err
@@ -432,21 +441,22 @@ func (sc *scanner) selectItem(depth int) (SelectItem, *apierr.Error) {
 		return SelectItem{}, err
 	}
 	it := SelectItem{Field: &Field{Name: name, Path: path}, Alias: alias, Cast: cast}
-	if sc.has(".") {
-		// col.sum() and the like, optionally cast: col.sum()::int.
-		sc.pos++
-		start := sc.pos
-		fn, ok := sc.ident()
-		if !ok || !aggregates[fn] || !sc.has("()") {
-			sc.pos = start
-			return SelectItem{}, sc.fail("an aggregate function (count, sum, avg, min, max) followed by ()")
-		}
-		sc.pos += 2
-		if it.AggCast, err = sc.castName(); err != nil {
-			return SelectItem{}, err
-		}
-		it.Agg = fn
+	if !sc.has(".") {
+		return it, nil
 	}
+	// col.sum() and the like, optionally cast: col.sum()::int.
+	sc.pos++
+	start := sc.pos
+	fn, ok := sc.ident()
+	if !ok || !aggregates[fn] || !sc.has("()") {
+		sc.pos = start
+		return SelectItem{}, sc.fail("an aggregate function (count, sum, avg, min, max) followed by ()")
+	}
+	sc.pos += 2
+	if it.AggCast, err = sc.castName(); err != nil {
+		return SelectItem{}, err
+	}
+	it.Agg = fn
 	return it, nil
 }
 

@@ -148,44 +148,56 @@ func (b *Builder) relationship(parent *schema.Table, e *Embed) (rel, error) {
 	case 1:
 		return cands[0], nil
 	case 0:
-		err := apierr.New(http.StatusBadRequest, pgrst.CodeNoRelationship, "Could not find a relationship between '%s' and '%s' in the schema cache", parent.Name, e.Name)
-		using := ""
-		if e.Hint != "" {
-			using = "' using the hint '" + e.Hint
-		}
-		err.Details = fmt.Sprintf("Searched for a foreign key relationship between '%s' and '%s%s' in the schema '%s', but no matches were found.", parent.Name, e.Name, using, parent.Schema)
-		if e.Hint == "" {
-			var related []string
-			for _, fk := range parent.FKs {
-				related = append(related, fk.To.Name)
-			}
-			for _, fk := range parent.Refs {
-				related = append(related, fk.From.Name)
-			}
-			for _, jn := range b.Cache.Junctions(parent) {
-				related = append(related, jn.Dst.To.Name)
-			}
-			if s := schema.Closest(e.Name, related); s != "" {
-				err.Hint = fmt.Sprintf("Perhaps you meant '%s' instead of '%s'.", s, e.Name)
-			}
-		}
-		return rel{}, err
+		return rel{}, b.noRelationship(parent, e)
 	default:
-		var details []map[string]string
-		var hints []string
-		for _, c := range cands {
-			details = append(details, map[string]string{
-				"cardinality":  c.cardinality(),
-				"embedding":    parent.Name + " with " + e.Name,
-				"relationship": c.describe(),
-			})
-			hints = append(hints, "'"+e.Name+"!"+c.hintName()+"'")
-		}
-		err := apierr.New(http.StatusMultipleChoices, pgrst.CodeAmbiguousEmbed, "Could not embed because more than one relationship was found for '%s' and '%s'", parent.Name, e.Name)
-		err.Details = details
-		err.Hint = fmt.Sprintf("Try changing '%s' to one of the following: %s. Find the desired relationship in the 'details' key.", e.Name, strings.Join(hints, ", "))
-		return rel{}, err
+		return rel{}, ambiguousEmbed(parent, e, cands)
 	}
+}
+
+// noRelationship is PGRST200, with PostgREST's hint of a close name among
+// the tables parent relates to when the embed gave no hint.
+func (b *Builder) noRelationship(parent *schema.Table, e *Embed) error {
+	err := apierr.New(http.StatusBadRequest, pgrst.CodeNoRelationship, "Could not find a relationship between '%s' and '%s' in the schema cache", parent.Name, e.Name)
+	using := ""
+	if e.Hint != "" {
+		using = "' using the hint '" + e.Hint
+	}
+	err.Details = fmt.Sprintf("Searched for a foreign key relationship between '%s' and '%s%s' in the schema '%s', but no matches were found.", parent.Name, e.Name, using, parent.Schema)
+	if e.Hint != "" {
+		return err
+	}
+	var related []string
+	for _, fk := range parent.FKs {
+		related = append(related, fk.To.Name)
+	}
+	for _, fk := range parent.Refs {
+		related = append(related, fk.From.Name)
+	}
+	for _, jn := range b.Cache.Junctions(parent) {
+		related = append(related, jn.Dst.To.Name)
+	}
+	if s := schema.Closest(e.Name, related); s != "" {
+		err.Hint = fmt.Sprintf("Perhaps you meant '%s' instead of '%s'.", s, e.Name)
+	}
+	return err
+}
+
+// ambiguousEmbed is PGRST201 listing the candidates in PostgREST's words.
+func ambiguousEmbed(parent *schema.Table, e *Embed, cands []rel) error {
+	var details []map[string]string
+	var hints []string
+	for _, c := range cands {
+		details = append(details, map[string]string{
+			"cardinality":  c.cardinality(),
+			"embedding":    parent.Name + " with " + e.Name,
+			"relationship": c.describe(),
+		})
+		hints = append(hints, "'"+e.Name+"!"+c.hintName()+"'")
+	}
+	err := apierr.New(http.StatusMultipleChoices, pgrst.CodeAmbiguousEmbed, "Could not embed because more than one relationship was found for '%s' and '%s'", parent.Name, e.Name)
+	err.Details = details
+	err.Hint = fmt.Sprintf("Try changing '%s' to one of the following: %s. Find the desired relationship in the 'details' key.", e.Name, strings.Join(hints, ", "))
+	return err
 }
 
 // joinCond ties an embed's rows to its parent row.

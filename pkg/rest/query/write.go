@@ -127,25 +127,9 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 		return nil, err
 	}
 	ret, mode := b.returning(root, o)
-	conflict := ""
-	if resolution != "" {
-		target := req.OnConflict
-		if target == nil {
-			target = t.PK
-		}
-		for _, c := range target {
-			if t.Column(c) == nil {
-				return nil, ColumnNotFound(t.Name, c, t.ColumnNames())
-			}
-		}
-		var qt []string
-		for _, c := range target {
-			qt = append(qt, q(c))
-		}
-		conflict = " ON CONFLICT"
-		if len(qt) > 0 {
-			conflict += " (" + strings.Join(qt, ", ") + ")"
-		}
+	conflict, err := onConflict(t, req, resolution)
+	if err != nil {
+		return nil, err
 	}
 	total := "NULL"
 	if resolution == "merge" && strings.Contains(conflict, "(") {
@@ -164,32 +148,9 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 	var ctes []string
 	var names []string
 	for i, g := range groups {
-		var cols []string
-		for _, c := range g.Columns {
-			if t.Column(c) == nil {
-				return nil, ColumnNotInCache(t.Name, c)
-			}
-			cols = append(cols, q(c))
-		}
-		ins := "INSERT INTO " + qi(t) + " AS " + q(t.Name)
-		if len(cols) > 0 {
-			ins += " (" + strings.Join(cols, ", ") + ")"
-		}
-		ins += " SELECT " + strings.Join(cols, ", ") + " FROM " + b.insertSource(t, g)
-		if conflict != "" {
-			ins += conflict
-			if resolution == "merge" && len(cols) > 0 && strings.Contains(conflict, "(") {
-				var sets []string
-				for _, c := range cols {
-					sets = append(sets, c+" = EXCLUDED."+c)
-				}
-				ins += " DO UPDATE SET " + strings.Join(sets, ", ")
-			} else {
-				ins += " DO NOTHING"
-			}
-		}
-		if ret != "" {
-			ins += " RETURNING " + ret
+		ins, err := b.insertGroup(t, g, conflict, resolution, ret)
+		if err != nil {
+			return nil, err
 		}
 		name := "pgrst_mut"
 		if len(groups) > 1 {
@@ -202,6 +163,61 @@ func (b *Builder) Insert(t *schema.Table, req *Request, groups []InsertGroup, re
 		ctes = append(ctes, "pgrst_mut AS ("+strings.Join(names, " UNION ALL ")+")")
 	}
 	return b.finishWrite(root, req, ctes, ret, mode, total, o)
+}
+
+// onConflict is an upsert's " ON CONFLICT (cols)": on_conflict= or the
+// primary key; "" without a resolution.
+func onConflict(t *schema.Table, req *Request, resolution string) (string, error) {
+	if resolution == "" {
+		return "", nil
+	}
+	target := req.OnConflict
+	if target == nil {
+		target = t.PK
+	}
+	var qt []string
+	for _, c := range target {
+		if t.Column(c) == nil {
+			return "", ColumnNotFound(t.Name, c, t.ColumnNames())
+		}
+		qt = append(qt, q(c))
+	}
+	if len(qt) == 0 {
+		return " ON CONFLICT", nil
+	}
+	return " ON CONFLICT (" + strings.Join(qt, ", ") + ")", nil
+}
+
+// insertGroup is the INSERT of one group of rows naming the same columns,
+// with the upsert's conflict action and the RETURNING list.
+func (b *Builder) insertGroup(t *schema.Table, g InsertGroup, conflict, resolution, ret string) (string, error) {
+	var cols []string
+	for _, c := range g.Columns {
+		if t.Column(c) == nil {
+			return "", ColumnNotInCache(t.Name, c)
+		}
+		cols = append(cols, q(c))
+	}
+	ins := "INSERT INTO " + qi(t) + " AS " + q(t.Name)
+	if len(cols) > 0 {
+		ins += " (" + strings.Join(cols, ", ") + ")"
+	}
+	ins += " SELECT " + strings.Join(cols, ", ") + " FROM " + b.insertSource(t, g)
+	switch {
+	case conflict == "":
+	case resolution == "merge" && len(cols) > 0 && strings.Contains(conflict, "("):
+		var sets []string
+		for _, c := range cols {
+			sets = append(sets, c+" = EXCLUDED."+c)
+		}
+		ins += conflict + " DO UPDATE SET " + strings.Join(sets, ", ")
+	default:
+		ins += conflict + " DO NOTHING"
+	}
+	if ret != "" {
+		ins += " RETURNING " + ret
+	}
+	return ins, nil
 }
 
 // insertSource is the rows an INSERT reads from the body. With defaults,

@@ -12,8 +12,9 @@ import (
 // similarity of character 3-grams (2-grams when no 3-gram is shared) of
 // the lowercased names stripped to letters, digits, spaces and commas and
 // framed by '-', then the 50 best rescored by normalised Levenshtein
-// similarity; a match needs a score of at least 0.33, and an exact
-// (case-insensitive) name scores 1. It is written here because no Go
+// similarity; a match needs a score of at least 0.33 (Closest) or a
+// caller's minimum (ClosestAbove), and an exact (case-insensitive) name
+// scores 1. It is written here because no Go
 // library implements this exact scoring, and PostgREST's hints are only
 // reproduced by the same arithmetic.
 type FuzzySet struct {
@@ -39,6 +40,12 @@ const (
 	fuzzyGramUpper = 3
 	fuzzyMinScore  = 0.33
 )
+
+// NameHintScore is the score a function name must reach to be hinted.
+// PostgREST's getFuzzyHint asks 0.75 of table and function names (a typo,
+// not a look-alike: the hint must not let a caller enumerate a schema)
+// and keeps the library's 0.33 for parameter lists.
+const NameHintScore = 0.75
 
 // NewFuzzySet indexes values.
 func NewFuzzySet(values []string) *FuzzySet {
@@ -66,6 +73,11 @@ func NewFuzzySet(values []string) *FuzzySet {
 
 // Closest returns the best match for value and whether there is one.
 func (fs *FuzzySet) Closest(value string) (string, bool) {
+	return fs.ClosestAbove(value, fuzzyMinScore)
+}
+
+// ClosestAbove is Closest with a higher minimum score.
+func (fs *FuzzySet) ClosestAbove(value string, minScore float64) (string, bool) {
 	lower := strings.ToLower(value)
 	if v, ok := fs.exact[lower]; ok {
 		return v, true
@@ -73,7 +85,7 @@ func (fs *FuzzySet) Closest(value string) (string, bool) {
 	// The larger grams first; a size without any match good enough falls
 	// through to the smaller one.
 	for size := fuzzyGramUpper; size >= fuzzyGramLower; size-- {
-		if best, ok := fs.match(lower, size); ok {
+		if best, ok := fs.match(lower, size, minScore); ok {
 			return best, true
 		}
 	}
@@ -85,7 +97,7 @@ type scored struct {
 	item  int
 }
 
-func (fs *FuzzySet) match(lower string, size int) (string, bool) {
+func (fs *FuzzySet) match(lower string, size int, minScore float64) (string, bool) {
 	counts := gramCounts(lower, size)
 	dots := map[int]int{}
 	for g, n := range counts {
@@ -110,7 +122,7 @@ func (fs *FuzzySet) match(lower string, size int) (string, bool) {
 		results[i].score = similarity(items[results[i].item].lower, lower)
 	}
 	sortScored(results, items)
-	if results[0].score < fuzzyMinScore {
+	if results[0].score < minScore {
 		return "", false
 	}
 	return items[results[0].item].value, true

@@ -31,10 +31,13 @@ func TestFuzzySetMatchesPostgRESTHints(t *testing.T) {
 	}
 }
 
-// The callable functions of postgrest-js's own test schema, and two hints
-// its suite expects PostgREST 14 to give for functions PostgREST does not
-// expose (a single unnamed int, a computed field's function).
-func TestFuzzySetMatchesPostgrestJSExpectations(t *testing.T) {
+// Function names are hinted only at PostgREST's 0.75 (getFuzzyHint's
+// HintProcedure): its own doctests of noRpcHint ("other" no longer finds
+// "another"), and postgrest-js's test schema, where the computed fields'
+// functions blurb_message(messages) and created_ago(users_audit), not
+// callable, get no look-alike while a one-word slip still does.
+func TestFuzzyNameHintsNeedPostgRESTsScore(t *testing.T) {
+	doctest := NewFuzzySet([]string{"test", "another"})
 	names := NewFuzzySet([]string{
 		"get_status", "get_username_and_status", "offline_user", "set_users_offline", "void_func",
 		"function_with_optional_param", "function_with_array_param", "get_user_profile",
@@ -47,12 +50,25 @@ func TestFuzzySetMatchesPostgrestJSExpectations(t *testing.T) {
 		"polymorphic_function_with_unnamed_default_overload", "function_returning_row",
 		"function_returning_single_row", "function_returning_set_of_rows",
 	})
-	for in, want := range map[string]string{
-		"polymorphic_function_with_unnamed_integer": "polymorphic_function_with_unnamed_text",
-		"blurb_message": "get_messages",
-	} {
-		if got, ok := names.Closest(in); !ok || got != want {
-			t.Errorf("Closest(%q) = %q, %v; want %q", in, got, ok, want)
+	cases := []struct {
+		set      *FuzzySet
+		in, want string
+	}{
+		{doctest, "testt", "test"},
+		{doctest, "other", ""},
+		{doctest, "noclosealternative", ""},
+		{names, "polymorphic_function_with_unnamed_integer", "polymorphic_function_with_unnamed_text"},
+		{names, "blurb_message", ""},
+		{names, "created_ago", ""},
+		{names, "get_statuss", "get_status"},
+	}
+	for _, c := range cases {
+		if got, ok := c.set.ClosestAbove(c.in, NameHintScore); got != c.want || ok != (c.want != "") {
+			t.Errorf("ClosestAbove(%q) = %q, %v; want %q", c.in, got, ok, c.want)
 		}
+	}
+	// The library's own 0.33 still finds the looser matches.
+	if got, _ := names.Closest("blurb_message"); got != "get_messages" {
+		t.Errorf("Closest(blurb_message) = %q, want get_messages", got)
 	}
 }

@@ -343,34 +343,7 @@ func loadFuncs(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error
 			return fmt.Errorf("schema: functions: %w", err)
 		}
 		var outCols []*Column
-		var in []Param
-		for i, typ := range types {
-			mode := "i"
-			if i < len(modes) {
-				mode = modes[i]
-			}
-			name := ""
-			if i < len(names) {
-				name = names[i]
-			}
-			switch mode {
-			case "i", "b", "v":
-				in = append(in, Param{Name: name, Type: typ, Variadic: mode == "v"})
-			}
-			switch mode {
-			case "o", "b", "t":
-				outCols = append(outCols, &Column{Name: name, Type: typ, Nullable: true})
-			}
-		}
-		for i := range in {
-			if i >= len(in)-ndefaults {
-				in[i].HasDefault = true
-			}
-		}
-		if variadic && len(in) > 0 {
-			in[len(in)-1].Variadic = true
-		}
-		f.Params = in
+		f.Params, outCols = funcParams(names, modes, types, ndefaults, variadic)
 		switch {
 		case f.RetType == "void":
 			f.RetKind = "void"
@@ -400,9 +373,55 @@ func loadFuncs(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error
 	if len(relids) == 0 {
 		return nil
 	}
+	byRel, err := loadCompositeCols(ctx, tx, relids)
+	if err != nil {
+		return err
+	}
+	for _, p := range composites {
+		p.f.RetCols = byRel[p.relid]
+	}
+	return nil
+}
+
+// funcParams splits a function's arguments by mode: the input parameters
+// (in, inout, variadic; the last ndefaults have defaults) and the output
+// columns (out, inout, table).
+func funcParams(names, modes, types []string, ndefaults int, variadic bool) (in []Param, outCols []*Column) {
+	for i, typ := range types {
+		mode := "i"
+		if i < len(modes) {
+			mode = modes[i]
+		}
+		name := ""
+		if i < len(names) {
+			name = names[i]
+		}
+		switch mode {
+		case "i", "b", "v":
+			in = append(in, Param{Name: name, Type: typ, Variadic: mode == "v"})
+		}
+		switch mode {
+		case "o", "b", "t":
+			outCols = append(outCols, &Column{Name: name, Type: typ, Nullable: true})
+		}
+	}
+	for i := range in {
+		if i >= len(in)-ndefaults {
+			in[i].HasDefault = true
+		}
+	}
+	if variadic && len(in) > 0 {
+		in[len(in)-1].Variadic = true
+	}
+	return in, outCols
+}
+
+// loadCompositeCols reads the columns of the composite types functions
+// return, by the type's relation.
+func loadCompositeCols(ctx context.Context, tx pgx.Tx, relids []int64) (map[int64][]*Column, error) {
 	colRows, err := tx.Query(ctx, compositeColsSQL, relids)
 	if err != nil {
-		return fmt.Errorf("schema: composite types: %w", err)
+		return nil, fmt.Errorf("schema: composite types: %w", err)
 	}
 	defer colRows.Close()
 	byRel := map[int64][]*Column{}
@@ -410,15 +429,9 @@ func loadFuncs(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error
 		var relid int64
 		col := &Column{Nullable: true}
 		if err := colRows.Scan(&relid, &col.Name, &col.Type, &col.Base, &col.Category); err != nil {
-			return fmt.Errorf("schema: composite types: %w", err)
+			return nil, fmt.Errorf("schema: composite types: %w", err)
 		}
 		byRel[relid] = append(byRel[relid], col)
 	}
-	if err := colRows.Err(); err != nil {
-		return err
-	}
-	for _, p := range composites {
-		p.f.RetCols = byRel[p.relid]
-	}
-	return nil
+	return byRel, colRows.Err()
 }

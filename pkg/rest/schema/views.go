@@ -36,17 +36,54 @@ type colOrigin struct {
 }
 
 func loadViewRelations(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) error {
+	origins, tables, err := loadViewOrigins(ctx, tx, c, schemas)
+	if err != nil || len(origins) == 0 {
+		return err
+	}
+	names, err := loadAttNames(ctx, tx, tables)
+	if err != nil {
+		return err
+	}
+	byOID := map[int64]*Table{}
+	for _, t := range c.Tables {
+		byOID[t.OID] = t
+	}
+	for vq, m := range origins {
+		view := c.Tables[vq]
+		// base table → its column → the view column exposing it
+		exposed := map[*Table]map[string]string{}
+		for vcol, o := range m {
+			base := byOID[o.table]
+			if base == nil || base == view || names[o] == "" {
+				continue
+			}
+			if exposed[base] == nil {
+				exposed[base] = map[string]string{}
+			}
+			exposed[base][names[o]] = vcol
+		}
+		for base, cols := range exposed {
+			c.carryKeys(view, base, cols)
+		}
+	}
+	return nil
+}
+
+// loadViewOrigins reads, for every view of schemas, which of its columns
+// plainly reference a base column (table oid, attnum), from the view's
+// query tree, and the tables referenced.
+func loadViewOrigins(ctx context.Context, tx pgx.Tx, c *Cache, schemas []string) (map[QI]map[string]colOrigin, []int64, error) {
 	rows, err := tx.Query(ctx, viewRulesSQL, schemas)
 	if err != nil {
-		return fmt.Errorf("schema: views: %w", err)
+		return nil, nil, fmt.Errorf("schema: views: %w", err)
 	}
+	defer rows.Close()
 	origins := map[QI]map[string]colOrigin{}
 	var tables []int64
 	for rows.Next() {
 		var sch, name, tree string
 		if err := rows.Scan(&sch, &name, &tree); err != nil {
-			rows.Close()
-			return fmt.Errorf("schema: views: %w", err)
+			return nil, nil, fmt.Errorf("schema: views: %w", err)
 		}
 		view := c.Tables[QI{sch, name}]
 		if view == nil {
@@ -73,72 +110,58 @@ func loadViewRelations(ctx context.Context, tx pgx.Tx, c *Cache, schemas []strin
 			origins[view.QI()] = m
 		}
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("schema: views: %w", err)
+		return nil, nil, fmt.Errorf("schema: views: %w", err)
 	}
-	if len(origins) == 0 {
-		return nil
-	}
+	return origins, tables, nil
+}
+
+// loadAttNames names the columns of tables by (table oid, attnum).
+func loadAttNames(ctx context.Context, tx pgx.Tx, tables []int64) (map[colOrigin]string, error) {
 	names := map[colOrigin]string{}
 	arows, err := tx.Query(ctx, `SELECT attrelid::int8, attnum::int, attname::text FROM pg_catalog.pg_attribute
 		WHERE attrelid = ANY($1) AND attnum > 0 AND NOT attisdropped`, tables)
 	if err != nil {
-		return fmt.Errorf("schema: view columns: %w", err)
+		return nil, fmt.Errorf("schema: view columns: %w", err)
 	}
+	defer arows.Close()
 	for arows.Next() {
 		var o colOrigin
 		var name string
 		if err := arows.Scan(&o.table, &o.attnum, &name); err != nil {
-			arows.Close()
-			return fmt.Errorf("schema: view columns: %w", err)
+			return nil, fmt.Errorf("schema: view columns: %w", err)
 		}
 		names[o] = name
 	}
-	arows.Close()
-	byOID := map[int64]*Table{}
-	for _, t := range c.Tables {
-		byOID[t.OID] = t
-	}
-	for vq, m := range origins {
-		view := c.Tables[vq]
-		// base table → its column → the view column exposing it
-		exposed := map[*Table]map[string]string{}
-		for vcol, o := range m {
-			base := byOID[o.table]
-			if base == nil || base == view || names[o] == "" {
-				continue
-			}
-			if exposed[base] == nil {
-				exposed[base] = map[string]string{}
-			}
-			exposed[base][names[o]] = vcol
-		}
-		for base, cols := range exposed {
-			for _, fk := range base.FKs {
-				if from, ok := mapCols(fk.FromCols, cols); ok {
-					vfk := &FK{Name: fk.Name, From: vq, FromCols: from, To: fk.To, ToCols: fk.ToCols}
-					view.FKs = append(view.FKs, vfk)
-					if target := c.Tables[fk.To]; target != nil {
-						target.Refs = append(target.Refs, vfk)
-					}
-				}
-			}
-			for _, fk := range base.Refs {
-				if c.Tables[fk.From] == view {
-					continue
-				}
-				if to, ok := mapCols(fk.ToCols, cols); ok {
-					vfk := &FK{Name: fk.Name, From: fk.From, FromCols: fk.FromCols, To: vq, ToCols: to}
-					if src := c.Tables[fk.From]; src != nil {
-						src.FKs = append(src.FKs, vfk)
-					}
-					view.Refs = append(view.Refs, vfk)
-				}
+	return names, arows.Err()
+}
+
+// carryKeys gives view the foreign keys of base whose columns it exposes
+// (cols: base column → view column), both ways: the view references what
+// base references, and what references base references the view.
+func (c *Cache) carryKeys(view, base *Table, cols map[string]string) {
+	vq := view.QI()
+	for _, fk := range base.FKs {
+		if from, ok := mapCols(fk.FromCols, cols); ok {
+			vfk := &FK{Name: fk.Name, From: vq, FromCols: from, To: fk.To, ToCols: fk.ToCols}
+			view.FKs = append(view.FKs, vfk)
+			if target := c.Tables[fk.To]; target != nil {
+				target.Refs = append(target.Refs, vfk)
 			}
 		}
 	}
-	return nil
+	for _, fk := range base.Refs {
+		if c.Tables[fk.From] == view {
+			continue
+		}
+		if to, ok := mapCols(fk.ToCols, cols); ok {
+			vfk := &FK{Name: fk.Name, From: fk.From, FromCols: fk.FromCols, To: vq, ToCols: to}
+			if src := c.Tables[fk.From]; src != nil {
+				src.FKs = append(src.FKs, vfk)
+			}
+			view.Refs = append(view.Refs, vfk)
+		}
+	}
 }
 
 // mapCols maps base columns to the view columns exposing them, if all are.

@@ -25,14 +25,15 @@ test('a single unnamed text parameter takes {"": v} as JSON and a text/plain bod
   assert.equal(await r.json(), 'got olá')
 })
 
-test('a single unnamed int parameter is never exposed: PGRST202, hint by name', async () => {
+test('a single unnamed int parameter is never exposed: PGRST202, no look-alike hint', async () => {
   const { error, status } = await db.rpc('echo_int', { '': 3 })
   assert.equal(status, 404)
   assert.deepEqual(error, {
     code: 'PGRST202',
     details:
       'Searched for the function public.echo_int with parameter  or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.',
-    hint: 'Perhaps you meant to call the function public.echo_text',
+    // echo_text scores 0.67, under the 0.75 PostgREST asks of a function name.
+    hint: null,
     message: 'Could not find the function public.echo_int() in the schema cache',
   })
 })
@@ -43,7 +44,7 @@ test('a single unnamed boolean parameter is not callable by GET either', async (
   assert.deepEqual(error, {
     code: 'PGRST202',
     details: 'Searched for the function public.echo_bool without parameters, but no matches were found in the schema cache.',
-    hint: 'Perhaps you meant to call the function public.echo_json',
+    hint: null,
     message: 'Could not find the function public.echo_bool without parameters in the schema cache',
   })
 })

@@ -1,4 +1,4 @@
-package benchhttp
+package bench
 
 import "fmt"
 

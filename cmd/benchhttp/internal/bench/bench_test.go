@@ -1,4 +1,4 @@
-package benchhttp
+package bench
 
 import (
 	"context"
@@ -30,9 +30,9 @@ func TestHarnessRunsEveryScenario(t *testing.T) {
 		t.Fatalf("%d results, want one per scenario", len(res))
 	}
 	for _, r := range res {
-		if r.Gateway.Ops == 0 || r.Floor.Ops == 0 || r.HTTPFloor.Ops == 0 || r.SetupFloor.Ops == 0 || r.Ratio() <= 0 {
-			t.Errorf("%s: gateway %d ops, floor %d, HTTP floor %d, setup floor %d, ratio %.2f", r.Name,
-				r.Gateway.Ops, r.Floor.Ops, r.HTTPFloor.Ops, r.SetupFloor.Ops, r.Ratio())
+		if r.Gateway.Ops == 0 || r.Floor.Ops == 0 || r.HTTPFloor.Ops == 0 || r.SetupFloor.Ops == 0 || r.FairFloor.Ops == 0 || r.Ratio() <= 0 {
+			t.Errorf("%s: gateway %d ops, floor %d, HTTP floor %d, setup floor %d, fair floor %d, ratio %.2f", r.Name,
+				r.Gateway.Ops, r.Floor.Ops, r.HTTPFloor.Ops, r.SetupFloor.Ops, r.FairFloor.Ops, r.Ratio())
 		}
 	}
 }

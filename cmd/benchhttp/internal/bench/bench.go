@@ -1,4 +1,4 @@
-package benchhttp
+package bench
 
 import (
 	"bytes"
@@ -68,11 +68,17 @@ func Defaults() Options {
 // sends the gateway's per-request setup statement (role, claims, request
 // settings — what RLS with a different user per request needs) and the
 // statement in one pipeline, without HTTP, so SetupFloor/Floor is what
-// switching callers per transaction costs PostgreSQL.
+// switching callers per transaction costs PostgreSQL. FairFloor is the
+// limit of any HTTP API that enforces RLS on this SQL: a bare net/http
+// handler that, per request, sets only the caller's role and claims (one
+// set_config pair, no request headers or path) and runs the statement in
+// the same pipeline, so gateway/FairFloor is what the gateway costs beyond
+// what an RLS-enforcing service cannot avoid.
 type Result struct {
 	Name                  string
 	Gateway, Floor        Side
 	HTTPFloor, SetupFloor Side
+	FairFloor             Side
 }
 
 // Ratio is gateway throughput over floor throughput.
@@ -253,11 +259,26 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	}))
 	defer httpFloor.Close()
 
+	// The fair floor: the same bare handler, but each request switches to
+	// the scenario's caller (role and claims only) in the statement's
+	// pipeline, as any RLS-enforcing service must.
+	fairFloor := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s := current.Load()
+		body, err := fairExec(r.Context(), setupPool, s.caller, s.sql, s.args)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(body)
+	}))
+	defer fairFloor.Close()
+
 	fmt.Fprintf(o.Out, "# gateway vs floor: %s\n", machine(ctx, owner))
 	fmt.Fprintf(o.Out, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
 		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
-	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | setup floor/floor | gateway p50 / p95 / p99 | floor p50 / p95 / p99 |")
-	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---:|---:|---|---|")
+	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 |")
+	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---:|---:|---:|---|---|")
 	var out []Result
 	for _, s := range scenarios(fx) {
 		if o.Only != "" && !strings.Contains(s.name, o.Only) {
@@ -285,6 +306,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		}
 		floorOp := func() error { _, err := floorExec(ctx, floor, s.sql, s.args); return err }
 		httpOp := func() error { return get(httpFloor.URL) }
+		fairOp := func() error { return get(fairFloor.URL) }
 		setupArgs := s.caller.SetupArgs()
 		setupOp := func() error { return setupExec(ctx, setupPool, setupArgs, s.sql, s.args) }
 		sides := []struct {
@@ -292,7 +314,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			op   func() error
 			lat  []time.Duration
 			took time.Duration
-		}{{name: "gateway", op: gwOp}, {name: "floor", op: floorOp}, {name: "HTTP floor", op: httpOp}, {name: "setup floor", op: setupOp}}
+		}{{name: "gateway", op: gwOp}, {name: "floor", op: floorOp}, {name: "HTTP floor", op: httpOp}, {name: "setup floor", op: setupOp}, {name: "fair floor", op: fairOp}}
 		for _, sd := range sides[1:] {
 			if err := sd.op(); err != nil {
 				return nil, fmt.Errorf("bench: %s: %s: %w", s.name, sd.name, err)
@@ -308,10 +330,11 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			}
 		}
 		res := Result{Name: s.name, Gateway: summarise(sides[0].lat, sides[0].took), Floor: summarise(sides[1].lat, sides[1].took),
-			HTTPFloor: summarise(sides[2].lat, sides[2].took), SetupFloor: summarise(sides[3].lat, sides[3].took)}
+			HTTPFloor: summarise(sides[2].lat, sides[2].took), SetupFloor: summarise(sides[3].lat, sides[3].took),
+			FairFloor: summarise(sides[4].lat, sides[4].took)}
 		out = append(out, res)
-		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
-			ratio(res.Gateway, res.HTTPFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.Floor))
+		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
+			ratio(res.Gateway, res.HTTPFloor), ratio(res.Gateway, res.FairFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.FairFloor))
 	}
 	return out, nil
 }
@@ -436,13 +459,35 @@ func bodyOf(rows [][][]byte) ([]byte, error) {
 	return rows[0][2], nil
 }
 
+// fairSetupSQL is all an RLS-enforcing service must send per request:
+// the caller's role and claims, transaction-local.
+const fairSetupSQL = `SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true)`
+
 // setupExec is the setup floor: the gateway's setup statement and the
 // main statement, both prepared once per connection, in one pipeline and
 // its implicit transaction, as the gateway sends a read.
 func setupExec(ctx context.Context, pool *pgxpool.Pool, setupArgs [][]byte, sql string, args [][]byte) error {
+	_, err := pipelineExec(ctx, pool, db.SetupSQL, setupArgs, sql, args)
+	return err
+}
+
+// fairExec is the fair floor's request: role and claims (nothing else of
+// the gateway's setup) and the statement in one pipeline.
+func fairExec(ctx context.Context, pool *pgxpool.Pool, c db.Caller, sql string, args [][]byte) ([]byte, error) {
+	claims := c.Claims
+	if claims == nil {
+		claims = []byte(`{"role":"` + c.Role + `"}`)
+	}
+	return pipelineExec(ctx, pool, fairSetupSQL, [][]byte{[]byte(c.Role), claims}, sql, args)
+}
+
+// pipelineExec sends a setup statement and the main statement, both
+// prepared once per connection, in one pipeline (one round trip, one
+// implicit transaction), and returns the main statement's body.
+func pipelineExec(ctx context.Context, pool *pgxpool.Pool, setupSQL string, setupArgs [][]byte, sql string, args [][]byte) ([]byte, error) {
 	conn, err := pool.Acquire(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer conn.Release()
 	pc := conn.Conn().PgConn()
@@ -454,7 +499,7 @@ func setupExec(ctx context.Context, pool *pgxpool.Pool, setupArgs [][]byte, sql 
 	for _, q := range []struct {
 		sql string
 		n   int
-	}{{db.SetupSQL, len(setupArgs)}, {sql, len(args)}} {
+	}{{setupSQL, len(setupArgs)}, {sql, len(args)}} {
 		if _, ok := names[q.sql]; ok {
 			continue
 		}
@@ -464,47 +509,44 @@ func setupExec(ctx context.Context, pool *pgxpool.Pool, setupArgs [][]byte, sql 
 			oids[i] = 25
 		}
 		if _, err := pc.Prepare(ctx, name, q.sql, oids); err != nil {
-			return err
+			return nil, err
 		}
 		names[q.sql] = name
 	}
 	pl := pc.StartPipeline(ctx)
-	pl.SendQueryPrepared(names[db.SetupSQL], setupArgs, nil, nil)
+	pl.SendQueryPrepared(names[setupSQL], setupArgs, nil, nil)
 	pl.SendQueryPrepared(names[sql], args, nil, nil)
 	if err := pl.Sync(); err != nil {
 		pl.Close()
-		return err
+		return nil, err
 	}
-	var rows int
+	var last [][][]byte
 	for i := 0; i < 2; i++ {
 		out, err := pl.GetResults()
 		if err != nil {
 			pl.Close()
-			return err
+			return nil, err
 		}
 		rr, ok := out.(*pgconn.ResultReader)
 		if !ok {
 			pl.Close()
-			return fmt.Errorf("setup floor: unexpected %T", out)
+			return nil, fmt.Errorf("setup floor: unexpected %T", out)
 		}
 		res := rr.Read()
 		if res.Err != nil {
 			pl.Close()
-			return res.Err
+			return nil, res.Err
 		}
-		rows = len(res.Rows)
+		last = res.Rows
 	}
 	if _, err := pl.GetResults(); err != nil {
 		pl.Close()
-		return err
+		return nil, err
 	}
 	if err := pl.Close(); err != nil {
-		return err
+		return nil, err
 	}
-	if rows != 1 {
-		return errors.New("setup floor: want one row")
-	}
-	return nil
+	return bodyOf(last)
 }
 
 // machine describes where the figures come from.

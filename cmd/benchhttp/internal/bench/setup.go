@@ -1,9 +1,9 @@
-// Package benchhttp measures the gateway against its floor: the same SQL
+// Package bench measures the gateway against its floor: the same SQL
 // the gateway generates, sent straight through pgx as prepared statements
 // on connections whose role and claims were set once. Both run side by side
 // in one process, in interleaved rounds, against one throwaway PostgreSQL
 // holding a fixed dataset (go tool task bench:http; not part of CI).
-package benchhttp
+package bench
 
 import (
 	"context"
