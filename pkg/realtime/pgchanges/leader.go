@@ -66,7 +66,7 @@ func (s *Service) lead(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("pgchanges: leader lock: %w", err)
 	}
-	defer lockConn.Close(context.WithoutCancel(ctx)) // closing the session drops the lock
+	defer closeWithin(ctx, lockConn.Close) // closing the session drops the lock
 	var got bool
 	if err := lockConn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", lockKey).Scan(&got); err != nil {
 		return fmt.Errorf("pgchanges: leader lock: %w", err)
@@ -115,4 +115,12 @@ func readyError(level string) error {
 	}
 	return fmt.Errorf("postgres_changes is not available: the database runs with wal_level=%s "+
 		"and needs wal_level=logical (broadcast and presence still work)", level)
+}
+
+// closeWithin closes a connection with a few seconds to say goodbye, also
+// when ctx is already done.
+func closeWithin(ctx context.Context, closeFn func(context.Context) error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = closeFn(ctx)
 }

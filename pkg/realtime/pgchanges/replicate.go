@@ -31,7 +31,7 @@ func (s *Service) replicate(ctx context.Context, lockConn *pgx.Conn) error {
 	if err != nil {
 		return fmt.Errorf("pgchanges: replication connection: %w", err)
 	}
-	defer conn.Close(context.WithoutCancel(ctx))
+	defer closeWithin(ctx, conn.Close)
 	suffix := make([]byte, 6)
 	_, _ = rand.Read(suffix)
 	slot := "labelbase_realtime_" + hex.EncodeToString(suffix)
