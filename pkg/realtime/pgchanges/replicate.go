@@ -13,6 +13,11 @@ import (
 	"github.com/jackc/pgx/v5/pgproto3"
 )
 
+// The replication protocol and pgoutput's messages come from
+// github.com/jackc/pglogrepl: a small package (three files, built on the
+// pgconn we already use) for a binary protocol we would otherwise write
+// and test ourselves.
+
 // replicate streams the publication's committed changes from a temporary
 // slot (dropped by the server when the session ends) and publishes each
 // on the Bus at its commit, in commit order. Temporary means at-most-once:
