@@ -80,6 +80,9 @@ func runNodeSuite(t *testing.T, script string) {
 		if err := createMFAProbe(ctx, db.Pool); err != nil {
 			t.Fatal(err)
 		}
+		if err := createRealtimePolicies(ctx, db.Pool); err != nil {
+			t.Fatal(err)
+		}
 	}
 	code, err := invite.Create(ctx, db.Pool, invite.Options{MaxUses: 100000, Note: "acceptance"})
 	if err != nil {

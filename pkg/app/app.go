@@ -19,6 +19,8 @@ import (
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/metrics"
+	"github.com/labelbase/labelbase/pkg/realtime"
+	"github.com/labelbase/labelbase/pkg/realtime/bus"
 	"github.com/labelbase/labelbase/pkg/rest"
 	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/token"
@@ -43,6 +45,10 @@ type App struct {
 	keyStore  *token.Store
 	accessLog *server.AccessLog
 	auth      *auth.API
+	// realtime serves /realtime/v1 over bus; nil when REALTIME_ENABLED
+	// is off.
+	realtime *realtime.Service
+	bus      *bus.Bus
 	// traffic is counted for a summary a minute (WithQuietRequests);
 	// nil otherwise.
 	traffic *server.Traffic
@@ -95,6 +101,17 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)
 	}
+	var rt *realtime.Service
+	var rtBus *bus.Bus
+	var rtModule server.Module
+	if cfg.Realtime.Enabled {
+		// The bus listens on its own direct connection to DATABASE_URL:
+		// LISTEN needs a session, not a pooled transaction.
+		rtBus = bus.New(pools.Owner, cfg.DatabaseURL, log)
+		rt = realtime.New(realtime.Deps{Config: cfg, Pool: pools.Owner, Bus: rtBus, Verifier: verifier, Log: log,
+			Changes: o.changes})
+		rtModule = rt.Register
+	}
 	web, built := frontend.Files()
 	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
 	var requestLog server.RequestLog
@@ -106,8 +123,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		Log:    log,
 		Auth:   authAPI.Register,
 		REST:   restAPI.Register,
-		Routes: withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
-		Web:    web,
+		// Realtime is nil when off.
+		Realtime: rtModule,
+		Routes:   withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
+		Web:      web,
 
 		AccessLog:  accessLog,
 		RequestLog: requestLog,
@@ -123,7 +142,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
-		keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic}, nil
+		keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, realtime: rt, bus: rtBus}, nil
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.
@@ -174,6 +193,17 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 		defer a.wg.Done()
 		a.auth.SweepRateLimits(ctx, 10*time.Minute)
 	}()
+	if a.realtime != nil {
+		a.wg.Add(2)
+		go func() {
+			defer a.wg.Done()
+			_ = a.bus.Run(ctx)
+		}()
+		go func() {
+			defer a.wg.Done()
+			a.realtime.Run(ctx)
+		}()
+	}
 	if crawl && !a.Config.CrawlDisabled {
 		a.startCrawler(ctx)
 	}
@@ -195,6 +225,11 @@ func (a *App) AdminHandler() http.Handler { return a.Metrics.Handler(a.Config.Ad
 // after the HTTP server has stopped.
 func (a *App) Close() {
 	a.wg.Wait()
+	if a.realtime != nil {
+		// Sockets outlive the HTTP server's shutdown (they are hijacked);
+		// close them while the pool is still there for their presences.
+		a.realtime.Close()
+	}
 	// Recovery mails go out after their response; let them finish (each
 	// is bounded by its send timeout) before the process goes.
 	a.auth.WaitMail()
@@ -209,7 +244,17 @@ type Option func(*options)
 type options struct {
 	observe       func(sql string, args [][]byte, caller db.Caller)
 	quietRequests bool
+	changes       realtime.ChangeSource
 }
+
+// WithChangeSource serves postgres_changes from src (the pgchanges
+// service, once merged, is wired here).
+func WithChangeSource(src realtime.ChangeSource) Option {
+	return func(o *options) { o.changes = src }
+}
+
+// Realtime is the /realtime/v1 service, nil when REALTIME_ENABLED is off.
+func (a *App) Realtime() *realtime.Service { return a.realtime }
 
 // WithQuietRequests is for a console a person reads (`labelbase dev`):
 // each request's line is logged at Debug (LOG_LEVEL=debug shows them),

@@ -37,7 +37,7 @@ func OpaqueKeyGate(keys token.APIKeys) echo.MiddlewareFunc {
 		return func(c *echo.Context) error {
 			r := c.Request()
 			p := r.URL.Path
-			if r.Method == http.MethodOptions || (!strings.HasPrefix(p, "/auth/v1/") && !strings.HasPrefix(p, "/rest/v1/")) {
+			if r.Method == http.MethodOptions || (!strings.HasPrefix(p, "/auth/v1/") && !strings.HasPrefix(p, "/rest/v1/") && !strings.HasPrefix(p, "/realtime/v1/")) {
 				return next(c)
 			}
 			fromQuery := false

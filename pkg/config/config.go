@@ -25,6 +25,8 @@ import (
 
 // Config is every setting of the labelbase binary.
 type Config struct {
+	// Realtime is /realtime/v1's group (settings_realtime.go).
+	Realtime Realtime
 	// DatabaseURL is an owner or superuser connection: migrations, the auth
 	// store and the ingest worker use it.
 	DatabaseURL string

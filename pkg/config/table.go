@@ -31,6 +31,7 @@ import (
 var groups = []*group{
 	&serverGroup, &adminGroup, &databaseGroup, &keysGroup, &authGroup,
 	&rateLimitGroup, &mfaGroup, &mailerGroup, &restGroup, &crawlGroup,
+	&realtimeGroup,
 }
 
 // group is a section of the configuration: its settings in the order the

@@ -57,17 +57,19 @@ func accessLog(log *slog.Logger, sink *AccessLog, policy RequestLog) echo.Middle
 			start := time.Now()
 			err := next(c)
 			dur := time.Since(start)
+			status, size := 0, int64(0)
+			if r, _ := echo.UnwrapResponse(c.Response()); r != nil {
+				status, size = r.Status, r.Size
+			}
 			level := policy.Level
-			slow := policy.Slow > 0 && dur >= policy.Slow
+			// A WebSocket's line is written when it closes, after minutes
+			// or hours: long, not slow.
+			slow := policy.Slow > 0 && dur >= policy.Slow && status != http.StatusSwitchingProtocols
 			if slow && level < slog.LevelWarn {
 				level = slog.LevelWarn
 			}
 			if policy.Traffic == nil && !sink.enabled(level) {
 				return err
-			}
-			status, size := 0, int64(0)
-			if r, _ := echo.UnwrapResponse(c.Response()); r != nil {
-				status, size = r.Status, r.Size
 			}
 			if err != nil {
 				// The error handler runs after us; report what it will send.

@@ -34,6 +34,11 @@ type Deps struct {
 	// Auth and REST register /auth/v1 and /rest/v1; nil leaves them out.
 	Auth Module
 	REST Module
+	// Realtime registers /realtime/v1 (the WebSocket and HTTP broadcast);
+	// nil leaves it out. It gets the apikey check but not compression:
+	// a gzip writer would sit between the socket and its hijack, and
+	// broadcast answers are empty anyway.
+	Realtime Module
 	// Routes adds app-specific routes (e.g. demo covers) before the web
 	// app's catch-all.
 	Routes func(e *echo.Echo)
@@ -70,6 +75,9 @@ func New(d Deps) *echo.Echo {
 	}
 	if d.REST != nil {
 		d.REST(e.Group("/rest/v1", gz, keys))
+	}
+	if d.Realtime != nil {
+		d.Realtime(e.Group("/realtime/v1", keys))
 	}
 	if d.Routes != nil {
 		d.Routes(e)

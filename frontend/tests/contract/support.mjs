@@ -52,9 +52,10 @@ export function memoryStorage() {
 }
 
 // Node 20 has no WebSocket global and supabase-js refuses to build its
-// Realtime client without one. No suite opens a channel (the Realtime client
-// makes no request until channel() is called), so a transport that fails if
-// ever used is enough and avoids depending on the "ws" package.
+// Realtime client without one. Only realtime.test.mjs opens channels, and it
+// passes the "ws" package as transport itself; for the other suites (the
+// Realtime client makes no request until channel() is called) a transport
+// that fails if ever used is enough.
 class NoWebSocket {
   constructor() {
     throw new Error('contract tests do not use Realtime')

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -112,8 +113,8 @@ type resolveCase struct {
 func (tc resolveCase) check(t *testing.T, r Resolved, err error) {
 	t.Helper()
 	if tc.code != "" {
-		e, ok := err.(*apierr.Error)
-		if !ok || e.Code != tc.code {
+		var e *apierr.Error
+		if !errors.As(err, &e) || e.Code != tc.code {
 			t.Fatalf("err = %v, want %s", err, tc.code)
 		}
 		wantStatus := http.StatusNotFound

@@ -1,0 +1,224 @@
+// Package bus fans messages out to every gateway on one database with
+// LISTEN/NOTIFY. PostgreSQL delivers a notification after its transaction
+// commits, in commit order, to the sessions listening at that moment: the
+// bus is at-most-once, and a gateway that was disconnected misses what was
+// sent meanwhile. It needs a direct connection to the primary (a
+// transaction pooler does not keep LISTEN, a replica cannot NOTIFY).
+//
+// NOTIFY carries at most 8,000 bytes; larger payloads, and any that are not
+// UTF-8 text, are written to the UNLOGGED table realtime.bus_payloads and
+// the notification carries "@" and the row's id. Rows older than a minute
+// are deleted by whichever gateway gets there first.
+package bus
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// MaxInline is the largest payload sent inside the notification itself;
+// PostgreSQL's limit is 8,000 bytes, and the rest is headroom.
+const MaxInline = 7500
+
+// Bus is the LISTEN/NOTIFY fan-out. It satisfies pgchanges.Bus and
+// realtime.Bus.
+type Bus struct {
+	pool *pgxpool.Pool
+	url  string
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	handlers map[string]map[int]func([]byte)
+	nextID   int
+	wake     chan struct{} // a channel was added: LISTEN to it
+	ready    chan struct{} // closed once the first LISTEN round is done
+	readyOne sync.Once
+}
+
+// New returns a bus that publishes through pool and listens on its own
+// connection to url (a direct primary connection string).
+func New(pool *pgxpool.Pool, url string, log *slog.Logger) *Bus {
+	return &Bus{pool: pool, url: url, log: log, handlers: map[string]map[int]func([]byte){},
+		wake: make(chan struct{}, 1), ready: make(chan struct{})}
+}
+
+// Publish sends payload to every subscriber of channel on every gateway,
+// this one included.
+func (b *Bus) Publish(ctx context.Context, channel string, payload []byte) error {
+	if len(payload) <= MaxInline && utf8.Valid(payload) && bytes.IndexByte(payload, 0) < 0 {
+		_, err := b.pool.Exec(ctx, "SELECT pg_notify($1, $2)", channel, string(payload))
+		if err != nil {
+			return fmt.Errorf("bus: notify: %w", err)
+		}
+		return nil
+	}
+	_, err := b.pool.Exec(ctx, `WITH r AS (INSERT INTO realtime.bus_payloads (payload) VALUES ($2) RETURNING id)
+SELECT pg_notify($1, '@' || id) FROM r`, channel, payload)
+	if err != nil {
+		return fmt.Errorf("bus: notify large payload: %w", err)
+	}
+	return nil
+}
+
+// Subscribe calls fn with each payload published on channel until cancel
+// is called. fn runs on the bus's one listening goroutine: it must not
+// block.
+func (b *Bus) Subscribe(channel string, fn func(payload []byte)) (cancel func()) {
+	b.mu.Lock()
+	hs := b.handlers[channel]
+	fresh := hs == nil
+	if fresh {
+		hs = map[int]func([]byte){}
+		b.handlers[channel] = hs
+	}
+	b.nextID++
+	id := b.nextID
+	hs[id] = fn
+	b.mu.Unlock()
+	if fresh {
+		select {
+		case b.wake <- struct{}{}:
+		default:
+		}
+	}
+	return func() {
+		b.mu.Lock()
+		delete(b.handlers[channel], id)
+		b.mu.Unlock()
+	}
+}
+
+// Ready is closed once the bus listens on every channel subscribed before
+// Run started (tests wait on it before publishing).
+func (b *Bus) Ready() <-chan struct{} { return b.ready }
+
+// Run listens until ctx ends, reconnecting with a backoff when the
+// connection is lost.
+func (b *Bus) Run(ctx context.Context) error {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := b.listen(ctx)
+		if ctx.Err() != nil {
+			break
+		}
+		b.log.Warn("realtime bus: connection lost; reconnecting", "err", err, "in", backoff)
+		select {
+		case <-ctx.Done():
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+	return nil
+}
+
+func (b *Bus) listen(ctx context.Context) error {
+	cfg, err := pgx.ParseConfig(b.url)
+	if err != nil {
+		return err
+	}
+	// A wait cut short (a new channel, the sweep's turn) must only end the
+	// read, not send the server a cancel request that could land on the
+	// next statement.
+	cfg.BuildContextWatcherHandler = func(c *pgconn.PgConn) ctxwatch.Handler {
+		return &pgconn.DeadlineContextWatcherHandler{Conn: c.Conn()}
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	listening := map[string]bool{}
+	lastSweep := time.Time{}
+	for {
+		if err := b.listenAll(ctx, conn, listening); err != nil {
+			return err
+		}
+		b.readyOne.Do(func() { close(b.ready) })
+		if time.Since(lastSweep) > 30*time.Second {
+			lastSweep = time.Now()
+			if _, err := conn.Exec(ctx, "DELETE FROM realtime.bus_payloads WHERE created_at < now() - interval '1 minute'"); err != nil {
+				return err
+			}
+		}
+		// Wait for a notification, a new channel, or the sweep's turn.
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		go func() {
+			select {
+			case <-b.wake:
+				cancel()
+			case <-wctx.Done():
+			}
+		}()
+		n, err := conn.WaitForNotification(wctx)
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || wctx.Err() != nil {
+				// Woken on purpose; a timed-out wait leaves pgx's
+				// connection usable.
+				if conn.IsClosed() {
+					return err
+				}
+				continue
+			}
+			return err
+		}
+		b.dispatch(ctx, conn, n.Channel, n.Payload)
+	}
+}
+
+func (b *Bus) listenAll(ctx context.Context, conn *pgx.Conn, listening map[string]bool) error {
+	b.mu.Lock()
+	var todo []string
+	for ch := range b.handlers {
+		if !listening[ch] {
+			todo = append(todo, ch)
+		}
+	}
+	b.mu.Unlock()
+	for _, ch := range todo {
+		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
+			return err
+		}
+		listening[ch] = true
+	}
+	return nil
+}
+
+func (b *Bus) dispatch(ctx context.Context, conn *pgx.Conn, channel, payload string) {
+	data := []byte(payload)
+	if len(payload) > 1 && payload[0] == '@' {
+		id, err := strconv.ParseInt(payload[1:], 10, 64)
+		if err != nil {
+			b.log.Warn("realtime bus: bad large-payload reference", "channel", channel)
+			return
+		}
+		if err := conn.QueryRow(ctx, "SELECT payload FROM realtime.bus_payloads WHERE id = $1", id).Scan(&data); err != nil {
+			b.log.Warn("realtime bus: large payload gone", "channel", channel, "id", id, "err", err)
+			return
+		}
+	}
+	b.mu.Lock()
+	fns := make([]func([]byte), 0, len(b.handlers[channel]))
+	for _, fn := range b.handlers[channel] {
+		fns = append(fns, fn)
+	}
+	b.mu.Unlock()
+	for _, fn := range fns {
+		fn(data)
+	}
+}

@@ -1,0 +1,134 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+)
+
+// envelope is what travels on the bus between gateways; realtime.send in
+// SQL writes the same shape (sql/migrations/20261127202000_platform_realtime.up.sql).
+type envelope struct {
+	// Kind is "broadcast" or "presence_diff".
+	Kind string `json:"kind"`
+	// Topic is the channel name without "realtime:".
+	Topic   string `json:"topic"`
+	Private bool   `json:"private"`
+	Event   string `json:"event,omitempty"`
+	// Payload is the user's JSON payload (broadcast) or {joins, leaves}.
+	Payload json.RawMessage `json:"payload,omitempty"`
+	// Binary is a broadcast's payload when it is bytes.
+	Binary []byte `json:"binary,omitempty"`
+	// Origin is the sending channel's id, so broadcast.self=false can skip
+	// it; empty for HTTP and SQL.
+	Origin string `json:"origin,omitempty"`
+}
+
+type topicKey struct {
+	topic   string
+	private bool
+}
+
+// hub is this gateway's index of joined channels by topic.
+type hub struct {
+	mu     sync.RWMutex
+	topics map[topicKey]map[*channel]struct{}
+}
+
+func newHub() *hub { return &hub{topics: map[topicKey]map[*channel]struct{}{}} }
+
+func (h *hub) add(ch *channel) {
+	k := topicKey{ch.sub, ch.private}
+	h.mu.Lock()
+	set := h.topics[k]
+	if set == nil {
+		set = map[*channel]struct{}{}
+		h.topics[k] = set
+	}
+	set[ch] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *hub) remove(ch *channel) {
+	k := topicKey{ch.sub, ch.private}
+	h.mu.Lock()
+	if set := h.topics[k]; set != nil {
+		delete(set, ch)
+		if len(set) == 0 {
+			delete(h.topics, k)
+		}
+	}
+	h.mu.Unlock()
+}
+
+func (h *hub) members(k topicKey) []*channel {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	out := make([]*channel, 0, len(h.topics[k]))
+	for ch := range h.topics[k] {
+		out = append(out, ch)
+	}
+	return out
+}
+
+// publish sends env to every gateway, this one included.
+func (s *Service) publish(ctx context.Context, env envelope) error {
+	b, err := json.Marshal(env)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, dbTimeout)
+	defer cancel()
+	return s.bus.Publish(ctx, busChannel, b)
+}
+
+// onBus delivers one envelope to this gateway's channels on its topic. The
+// frame is encoded once per serializer, not once per socket; broadcasts
+// carry no join_ref, as Supabase's fast lane sends them.
+func (s *Service) onBus(payload []byte) {
+	var env envelope
+	if err := json.Unmarshal(payload, &env); err != nil || env.Topic == "" {
+		s.log.Warn("realtime: undecodable bus message dropped", "err", err)
+		return
+	}
+	members := s.hub.members(topicKey{env.Topic, env.Private})
+	if len(members) == 0 {
+		return
+	}
+	msg := Message{Topic: "realtime:" + env.Topic}
+	switch env.Kind {
+	case "broadcast":
+		msg.Event = "broadcast"
+		if env.Binary != nil {
+			msg.Bin = &BinaryPayload{Event: env.Event, Data: env.Binary}
+		} else {
+			msg.Payload, _ = json.Marshal(struct {
+				Type    string          `json:"type"`
+				Event   string          `json:"event"`
+				Payload json.RawMessage `json:"payload"`
+			}{"broadcast", env.Event, payloadOrEmpty(env.Payload)})
+		}
+	case "presence_diff":
+		msg.Event = "presence_diff"
+		msg.Payload = env.Payload
+	default:
+		return
+	}
+	frames := map[string]*Frame{}
+	for _, ch := range members {
+		if !ch.wants(env) {
+			continue
+		}
+		vsn := ch.c.vsn
+		f, seen := frames[vsn]
+		if !seen {
+			if enc, ok := Encode(vsn, msg); ok {
+				f = &enc
+			}
+			frames[vsn] = f
+		}
+		if f != nil {
+			ch.c.send(*f)
+		}
+	}
+}

@@ -1,0 +1,2 @@
+DROP PUBLICATION IF EXISTS supabase_realtime;
+DROP SCHEMA IF EXISTS realtime CASCADE;
