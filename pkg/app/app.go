@@ -20,7 +20,6 @@ import (
 	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/metrics"
 	"github.com/labelbase/labelbase/pkg/realtime"
-	"github.com/labelbase/labelbase/pkg/realtime/bus"
 	"github.com/labelbase/labelbase/pkg/rest"
 	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/storage"
@@ -48,10 +47,9 @@ type App struct {
 	keyStore  *token.Store
 	accessLog *server.AccessLog
 	auth      *auth.API
-	// realtime serves /realtime/v1 over bus; nil when REALTIME_ENABLED
-	// is off.
-	realtime *realtime.Service
-	bus      *bus.Bus
+	// rt serves /realtime/v1; its zero value when REALTIME_ENABLED is
+	// off.
+	rt realtimeParts
 	// traffic is counted for a summary a minute (WithQuietRequests);
 	// nil otherwise.
 	traffic *server.Traffic
@@ -104,17 +102,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)
 	}
-	var rt *realtime.Service
-	var rtBus *bus.Bus
-	var rtModule server.Module
-	if cfg.Realtime.Enabled {
-		// The bus listens on its own direct connection to DATABASE_URL:
-		// LISTEN needs a session, not a pooled transaction.
-		rtBus = bus.New(pools.Owner, cfg.DatabaseURL, log)
-		rt = realtime.New(realtime.Deps{Config: cfg, Pool: pools.Owner, Bus: rtBus, Verifier: verifier, Log: log,
-			Changes: o.changes})
-		rtModule = rt.Register
-	}
+	rt := newRealtime(cfg, pools, verifier, log, o.changes)
 	storageAPI, err := newStorage(ctx, cfg, pools, verifier, log)
 	if err != nil {
 		pools.Close()
@@ -132,7 +120,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		Auth:   authAPI.Register,
 		REST:   restAPI.Register,
 		// Realtime is nil when off.
-		Realtime: rtModule,
+		Realtime: rt.module(),
 		Storage:  storageAPI.Register,
 		Routes:   withInbox(demo.Routes, inbox, authAPI.RegisterOpen),
 		Web:      web,
@@ -151,7 +139,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, Storage: storageAPI, WebBuilt: built, Metrics: m, log: log,
-		auth: authAPI, keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, realtime: rt, bus: rtBus}, nil
+		auth: authAPI, keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, rt: rt}, nil
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.
@@ -202,17 +190,7 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 		defer a.wg.Done()
 		a.auth.SweepRateLimits(ctx, 10*time.Minute)
 	}()
-	if a.realtime != nil {
-		a.wg.Add(2)
-		go func() {
-			defer a.wg.Done()
-			_ = a.bus.Run(ctx)
-		}()
-		go func() {
-			defer a.wg.Done()
-			a.realtime.Run(ctx)
-		}()
-	}
+	a.rt.start(ctx, &a.wg)
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
@@ -239,10 +217,10 @@ func (a *App) AdminHandler() http.Handler { return a.Metrics.Handler(a.Config.Ad
 // after the HTTP server has stopped.
 func (a *App) Close() {
 	a.wg.Wait()
-	if a.realtime != nil {
+	if a.rt.svc != nil {
 		// Sockets outlive the HTTP server's shutdown (they are hijacked);
 		// close them while the pool is still there for their presences.
-		a.realtime.Close()
+		a.rt.svc.Close()
 	}
 	// Recovery mails go out after their response; let them finish (each
 	// is bounded by its send timeout) before the process goes.
@@ -262,14 +240,14 @@ type options struct {
 	changes       realtime.ChangeSource
 }
 
-// WithChangeSource serves postgres_changes from src (the pgchanges
-// service, once merged, is wired here).
+// WithChangeSource serves postgres_changes from src instead of the
+// gateway's own pgchanges engine (tests).
 func WithChangeSource(src realtime.ChangeSource) Option {
 	return func(o *options) { o.changes = src }
 }
 
 // Realtime is the /realtime/v1 service, nil when REALTIME_ENABLED is off.
-func (a *App) Realtime() *realtime.Service { return a.realtime }
+func (a *App) Realtime() *realtime.Service { return a.rt.svc }
 
 // WithQuietRequests is for a console a person reads (`labelbase dev`):
 // each request's line is logged at Debug (LOG_LEVEL=debug shows them),

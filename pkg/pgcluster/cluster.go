@@ -186,6 +186,9 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 		// socket paths are limited to ~100 characters.
 		"-c", "unix_socket_directories=",
 		"-c", "max_connections=200",
+		// Realtime's postgres_changes decodes the WAL (pgoutput); the
+		// default "replica" level does not carry what logical decoding needs.
+		"-c", "wal_level=logical",
 	}
 	if fast {
 		opts = append(opts, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")

@@ -1,0 +1,126 @@
+package pgchanges
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// lockKey is the session advisory lock of the replication leader
+// ("lbpgchng"); advisory locks are per database, so each database has its
+// own leader.
+const lockKey int64 = 0x6c62706763686e67
+
+// validPublication keeps the publication name safe to put in
+// START_REPLICATION's option list.
+var validPublication = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
+
+// leaderLoop tries, every leaderRetry, to become the leader and, once it
+// is, replicates until the connection or the lock is lost.
+func (s *Service) leaderLoop(ctx context.Context) {
+	var lastErr string
+	wait := leaderRetry
+	for {
+		err := s.Ready(ctx)
+		if err == nil {
+			err = s.lead(ctx)
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		// Log a reason once, not at every retry.
+		msg := ""
+		if err != nil {
+			if msg = err.Error(); msg != lastErr {
+				s.log.Warn("postgres_changes: not replicating", "err", err)
+			}
+		}
+		lastErr = msg
+		// A database that refuses (no replication privilege, no
+		// publication) is asked less and less often, up to every 30 s.
+		if err != nil {
+			wait = min(2*wait, 30*time.Second)
+		} else {
+			wait = leaderRetry
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// lead takes the leader lock on a direct session of its own (the lock
+// lives as long as the session) and replicates while holding it. It
+// returns nil when another gateway leads.
+func (s *Service) lead(ctx context.Context) error {
+	if !validPublication.MatchString(s.cfg.Publication) {
+		return fmt.Errorf("pgchanges: publication name %q is not a plain identifier", s.cfg.Publication)
+	}
+	lockConn, err := pgx.Connect(ctx, s.cfg.DirectURL)
+	if err != nil {
+		return fmt.Errorf("pgchanges: leader lock: %w", err)
+	}
+	defer closeWithin(ctx, lockConn.Close) // closing the session drops the lock
+	var got bool
+	if err := lockConn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", lockKey).Scan(&got); err != nil {
+		return fmt.Errorf("pgchanges: leader lock: %w", err)
+	}
+	if !got {
+		return nil
+	}
+	var exists bool
+	if err := lockConn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1)",
+		s.cfg.Publication).Scan(&exists); err != nil {
+		return fmt.Errorf("pgchanges: %w", err)
+	}
+	if !exists {
+		return fmt.Errorf("pgchanges: publication %s does not exist; postgres_changes delivers nothing", s.cfg.Publication)
+	}
+	s.log.Info("postgres_changes: this gateway is the replication leader")
+	err = s.replicate(ctx, lockConn)
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// Ready is nil when the database can decode its WAL (wal_level=logical);
+// otherwise its error says why, in words a client can be shown. The answer
+// is cached for readyTTL.
+func (s *Service) Ready(ctx context.Context) error {
+	s.readyMu.Lock()
+	defer s.readyMu.Unlock()
+	if !s.readyAt.IsZero() && time.Since(s.readyAt) < readyTTL {
+		return s.readyErr
+	}
+	var level string
+	if err := s.cfg.Pool.QueryRow(ctx, "SELECT current_setting('wal_level')").Scan(&level); err != nil {
+		// Not cached: a database that did not answer may answer next time.
+		return errors.New("postgres_changes is unavailable: the database did not answer")
+	}
+	s.readyErr, s.readyAt = readyError(level), time.Now()
+	return s.readyErr
+}
+
+// readyError is Ready's verdict on a wal_level.
+func readyError(level string) error {
+	if level == "logical" {
+		return nil
+	}
+	return fmt.Errorf("postgres_changes is not available: the database runs with wal_level=%s "+
+		"and needs wal_level=logical (broadcast and presence still work)", level)
+}
+
+// closeWithin closes a connection with a few seconds to say goodbye, also
+// when ctx is already done.
+func closeWithin(ctx context.Context, closeFn func(context.Context) error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_ = closeFn(ctx)
+}
