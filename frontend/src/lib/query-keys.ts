@@ -22,8 +22,8 @@ export const queryKeys = {
   labelTags: (userId: string, tab: string) => ['label-tags', userId, tab] as const,
   exploreGenres: (timeRangeDays: number) => ['explore-genres', timeRangeDays] as const,
   totpFactors: (userId: string) => ['totp-factors', userId] as const,
-  /** The session's authenticator assurance level (aal1/aal2) and the one it can reach. */
-  assuranceLevels: (userId: string) => ['assurance-levels', userId] as const,
+  /** Whether the session still owes its second factor's code (aal1, aal2 next). */
+  secondFactorDue: (userId: string) => ['second-factor-due', userId] as const,
   /** Every list of the admin console; its actions reload them all. */
   admin: ['admin'] as const,
   adminSubmissions: (status: string | null) => ['admin', 'submissions', status] as const,

@@ -202,9 +202,18 @@ export interface AssuranceLevels {
   next: string | null
 }
 
-export async function assuranceLevels(): Promise<AssuranceLevels> {
+/**
+ * The session's assurance level and the next one its account can reach. supabase-js reads the
+ * factors from the stored session, which may predate a factor verified on another device;
+ * `fresh` hands it the session's token instead, so it asks the server for the user's factors
+ * (GET /user). A page that must not open to an aal1 session of an account with a factor (the
+ * admin console) asks fresh.
+ */
+export async function assuranceLevels(fresh = false): Promise<AssuranceLevels> {
   return guarded(async () => {
-    const { data, error } = await supabase().auth.mfa.getAuthenticatorAssuranceLevel()
+    const auth = supabase().auth
+    const token = fresh ? (await auth.getSession()).data.session?.access_token : undefined
+    const { data, error } = await auth.mfa.getAuthenticatorAssuranceLevel(token)
     if (error) throw authFailure(error)
     return { current: data.currentLevel, next: data.nextLevel }
   })

@@ -18,13 +18,21 @@ export function useTotpFactors(userId: string) {
 }
 
 /**
- * The session's assurance level and the one the account can reach (supabase-js's
- * getAuthenticatorAssuranceLevel): current aal1 with next aal2 means a verified factor whose
- * code this session has not passed yet. Always asked afresh (staleTime 0): a code entered
- * elsewhere in the app raises the level.
+ * True when the account has a verified factor whose code this session has not passed yet
+ * (supabase-js's getAuthenticatorAssuranceLevel: current aal1, next aal2), with the factors
+ * read from the server. Asked on every visit (staleTime and gcTime 0); a verified code asks
+ * again (useVerifyCode).
  */
-export function useAssuranceLevels(userId: string) {
-  return useQuery({ queryKey: queryKeys.assuranceLevels(userId), queryFn: assuranceLevels, staleTime: 0, gcTime: 0 })
+export function useSecondFactorDue(userId: string) {
+  return useQuery({
+    queryKey: queryKeys.secondFactorDue(userId),
+    queryFn: async () => {
+      const levels = await assuranceLevels(true)
+      return levels.current === 'aal1' && levels.next === 'aal2'
+    },
+    staleTime: 0,
+    gcTime: 0,
+  })
 }
 
 /**
@@ -90,7 +98,7 @@ export function useVerifyCode(userId: string, config: MutationConfig<CodeInput> 
     ...config,
     mutationFn: submitCode,
     onSuccess: async (...args) => {
-      await client.invalidateQueries({ queryKey: queryKeys.assuranceLevels(userId) })
+      await client.invalidateQueries({ queryKey: queryKeys.secondFactorDue(userId) })
       await config.onSuccess?.(...args)
     },
   })
