@@ -30,6 +30,8 @@ export interface QueryStateProps<T> {
   isEmpty?: (data: T) => boolean
   /** Shown instead of children when the data is empty (an EmptyState with the spec's words). */
   empty?: ReactNode
+  /** The failure as one line with its retry, for a load inside a card rather than a page's list. */
+  compact?: boolean
   children: (data: T) => ReactNode
 }
 
@@ -42,12 +44,12 @@ const emptyArray = (data: unknown) => Array.isArray(data) && data.length === 0
  * nothing guessed from it (no count, no empty state) is shown beside it. Used by the member
  * pages and the admin console alike.
  */
-export function QueryState<T>({ query, loading, errorMessage, explain, isEmpty = emptyArray, empty, children }: QueryStateProps<T>) {
+export function QueryState<T>({ query, loading, errorMessage, explain, isEmpty = emptyArray, empty, compact, children }: QueryStateProps<T>) {
   if (query.error) {
     const explained = explain?.(query.error)
     if (explained) return <>{explained}</>
     const message = typeof errorMessage === 'function' ? errorMessage(query.error) : errorMessage
-    return <LoadError message={message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+    return <LoadError message={message} onRetry={() => void query.refetch()} retrying={query.isFetching} compact={compact} />
   }
   if (query.isPending || query.data === undefined) return <>{loading}</>
   if (empty !== undefined && isEmpty(query.data)) return <>{empty}</>

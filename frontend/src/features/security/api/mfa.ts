@@ -8,13 +8,12 @@ import { assuranceLevels, enrollTotp, listTotpFactors, unenrollFactor, verifyTot
 
 export type { TotpEnrollment, TotpFactor }
 
-/** The user's authenticator app factors (at most one verified, plus an unfinished setup). */
+/**
+ * The user's authenticator app factors (at most one verified, plus an unfinished setup). A
+ * failure is shown where the factors are used (the Security page, the code step), with a retry.
+ */
 export function useTotpFactors(userId: string) {
-  return useQuery({
-    queryKey: queryKeys.totpFactors(userId),
-    queryFn: listTotpFactors,
-    meta: { errorMessage: extraMessages.mfa.loadFailed },
-  })
+  return useQuery({ queryKey: queryKeys.totpFactors(userId), queryFn: listTotpFactors })
 }
 
 /**

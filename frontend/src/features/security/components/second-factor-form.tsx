@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { LoadError } from '@/components/ui/load-error'
 import { useToast } from '@/components/ui/toast'
 import { TOAST_ERROR_MS } from '@/config/constants'
 import { extraMessages, messages } from '@/config/messages'
@@ -37,6 +38,7 @@ export function SecondFactorForm({ successMessage = messages.auth.loginSuccess }
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" aria-busy={factors.isPending}>
+      {factors.isError && <LoadError compact message={extraMessages.mfa.loadFailed} onRetry={() => void factors.refetch()} retrying={factors.isFetching} />}
       <CodeField value={code} onChange={setCode} focusOnMount />
       <Button type="submit" className="w-full" disabled={verify.isPending || !factor}>
         {verify.isPending ? 'Checking…' : 'Verify'}

@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Modal } from '@/components/ui/modal'
 import { PageHeader } from '@/components/ui/page-header'
+import { QueryState } from '@/components/ui/query-state'
 import { Skeleton } from '@/components/ui/skeleton'
 import { useToast } from '@/components/ui/toast'
 import { TOAST_ERROR_MS } from '@/config/constants'
@@ -72,30 +73,30 @@ export function SecurityPage() {
           )}
         </div>
         <div className="mt-6">
-          {factors.isPending ? (
-            <Skeleton className="h-10 w-56" />
-          ) : factors.isError ? (
-            <p className="text-sm text-zinc-600">{extraMessages.mfa.loadFailed}</p>
-          ) : verified ? (
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <p className="text-sm text-zinc-700">
-                <span className="font-medium text-zinc-900">{verified.friendlyName || 'Authenticator app'}</span>, added{' '}
-                {dateFormat.format(new Date(verified.createdAt))}
-              </p>
-              <Button variant="secondary" onClick={() => setConfirming(true)}>
-                Remove
-              </Button>
-            </div>
-          ) : enrollment ? (
-            <TotpSetup enrollment={enrollment} onDone={finish} onCancel={cancel} />
-          ) : (
-            <div className="space-y-3">
-              <p className="text-sm text-zinc-600">Once it is on, devices signed in with your password alone are signed out.</p>
-              <Button onClick={start} disabled={setup.isPending}>
-                {setup.isPending ? 'Preparing…' : 'Set up authenticator app'}
-              </Button>
-            </div>
-          )}
+          <QueryState query={factors} compact loading={<Skeleton className="h-10 w-56" />} errorMessage={extraMessages.mfa.loadFailed}>
+            {() =>
+              verified ? (
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <p className="text-sm text-zinc-700">
+                    <span className="font-medium text-zinc-900">{verified.friendlyName || 'Authenticator app'}</span>, added{' '}
+                    {dateFormat.format(new Date(verified.createdAt))}
+                  </p>
+                  <Button variant="secondary" onClick={() => setConfirming(true)}>
+                    Remove
+                  </Button>
+                </div>
+              ) : enrollment ? (
+                <TotpSetup enrollment={enrollment} onDone={finish} onCancel={cancel} />
+              ) : (
+                <div className="space-y-3">
+                  <p className="text-sm text-zinc-600">Once it is on, devices signed in with your password alone are signed out.</p>
+                  <Button onClick={start} disabled={setup.isPending}>
+                    {setup.isPending ? 'Preparing…' : 'Set up authenticator app'}
+                  </Button>
+                </div>
+              )
+            }
+          </QueryState>
         </div>
       </section>
       <Modal
