@@ -16,6 +16,7 @@ import {
   logIn,
   MOBILE,
   openTab,
+  recordRpc,
   rpc,
   screenshot,
   settled,
@@ -23,6 +24,7 @@ import {
   signUp,
   test,
 } from './support.ts'
+import { totp } from './totp.ts'
 
 const serviceKey = () => {
   const key = process.env.LABELBASE_SERVICE_ROLE_KEY
@@ -168,6 +170,48 @@ test('the console works at 360 px and by keyboard', async ({ page }) => {
   // Mobile menu carries the Admin entry.
   await page.getByRole('button', { name: 'Open menu' }).click()
   await expect(page.locator('#mobile-menu').getByRole('link', { name: 'Admin' })).toBeVisible()
+})
+
+test('an admin with an authenticator app opens the console only with a session that passed the code', async ({ page, browser }) => {
+  const creds = await signUp(page)
+  await promote((await apiSession(creds)).userId)
+  await signOut(page)
+  await logIn(page, creds)
+  await expectPath(page, '/')
+  const adminCalls = recordRpc(page, 'admin_submissions')
+
+  // The same admin turns an authenticator app on in another browser. This browser's session is
+  // aal1 and was stored before the factor existed, so the app alone would still count it as
+  // signed in; the console asks the server instead, which has ended that session.
+  const other = await browser.newContext()
+  const phone = await other.newPage()
+  await logIn(phone, creds)
+  await expectPath(phone, '/')
+  await phone.goto('/security')
+  await phone.getByRole('button', { name: 'Set up authenticator app' }).click()
+  const secret = (await phone.getByTestId('totp-secret').textContent())?.trim() ?? ''
+  await phone.getByLabel('Authentication code').fill(totp(secret))
+  await phone.getByRole('button', { name: 'Verify and turn on' }).click()
+  await expectToast(phone, 'Two-factor authentication is on.')
+  await other.close()
+
+  await page.goto('/admin')
+  await expectPath(page, '/login')
+  await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toHaveCount(0)
+  expect(adminCalls).toEqual([])
+
+  // Password, then the code: the console opens where the admin was going.
+  await page.getByLabel('Email').fill(creds.email)
+  await page.getByLabel('Password').fill(creds.password)
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page.getByRole('heading', { name: 'Two-Step Verification' })).toBeVisible()
+  expect(adminCalls).toEqual([])
+  await page.getByLabel('Authentication code').fill(totp(secret, 1))
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expectPath(page, '/admin')
+  await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toBeVisible()
+  await expect(page.getByRole('tab', { name: 'Queue' })).toBeVisible()
+  await expect.poll(() => adminCalls.length).toBeGreaterThan(0)
 })
 
 /** axe-core (WCAG 2.1 A/AA) on the current page: the serious and critical violations, as in a11y.spec.ts. */

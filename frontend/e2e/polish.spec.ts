@@ -45,6 +45,8 @@ test('a toast shown while the dialog is open is painted above it', async ({ page
   await dialog.getByRole('button', { name: 'Submit' }).click()
   const toast = notifications(page).getByRole('alert').filter({ hasText: 'Invalid URL. Please provide a valid Bandcamp label URL.' })
   await expect(toast).toBeVisible()
+  // The pointer on it holds it (an error toast lasts 3 s; the checks below can take longer on a busy machine).
+  await toast.hover()
   expect(await isTopAtCentre(page, toast), 'the toast is the top element at its own centre').toBe(true)
   await screenshot(page, 'submit-dialog-toast')
   // Its close button works while the dialog is open (it is not behind the inert page).

@@ -106,5 +106,6 @@ export const extraMessages = {
     codeInvalid: 'That code is not right, or was already used. Enter the newest code from your app.',
     codeRateLimited: 'Too many attempts. Please wait a minute and try again.',
     verifyFailed: 'Failed to check the code. Please try again.',
+    levelsFailed: 'Failed to check your sign-in. Please try again.',
   },
 } as const

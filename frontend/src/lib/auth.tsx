@@ -12,7 +12,7 @@
  */
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { authLinkAtStart, type AuthLink, type AuthLinkError } from './auth-link'
-import { getSession, onAuthStateChange, signOut as apiSignOut, type ApiError, type AuthSession, type AuthUser } from './supabase'
+import { getSession, onAuthStateChange, signOut as apiSignOut, type AuthSession, type AuthUser } from './supabase'
 
 export type AuthStatus = 'loading' | 'signed-in' | 'signed-out' | 'needs-second-factor'
 
@@ -26,7 +26,8 @@ export interface AuthContextValue {
   /** The new password is set (or the member chose to leave recovery). */
   endRecovery: () => void
   dismissLinkError: () => void
-  signOut: () => Promise<ApiError | null>
+  /** Ends the session; when the server refuses, the member stays signed in (it never throws). */
+  signOut: () => Promise<void>
 }
 
 export const AuthContext = createContext<AuthContextValue | null>(null)
@@ -111,13 +112,15 @@ export function AuthProvider({ children, link = authLinkAtStart }: { children: R
       },
       dismissLinkError: () => setLinkError(null),
       signOut: async () => {
-        const error = await apiSignOut()
-        if (!error) {
-          setRecoveryFor(null)
-          storeRecovery(null)
-          setState({ status: 'signed-out', user: null })
+        try {
+          await apiSignOut()
+        } catch (error) {
+          console.warn('sign-out failed:', error)
+          return
         }
-        return error
+        setRecoveryFor(null)
+        storeRecovery(null)
+        setState({ status: 'signed-out', user: null })
       },
     }),
     [state, recovery, linkError],

@@ -1,22 +1,36 @@
-import type { ApiError, ApiResult } from './supabase'
+/**
+ * The app's two error types. RequestError is the only thing lib/supabase.ts throws: a call
+ * that failed, with the HTTP status (0 when the request never reached the server) and the
+ * server's code. UserError is what a feature's api/ function throws when it already knows the
+ * words the member should read (a broken rule, the server's own message); a form shows its
+ * message, and its fallback for anything else (messageFor).
+ */
 
-/** An ApiError raised as an exception, for callers that use try/catch. */
 export class RequestError extends Error {
+  /** HTTP status; 0 when the request never reached the server (network failure). */
   readonly status: number
+  /** The server's error code (GoTrue's error_code, PostgREST's code), when it sent one. */
   readonly code?: string
 
-  constructor(error: ApiError) {
-    super(error.message)
+  constructor(message: string, status: number, code?: string, options?: ErrorOptions) {
+    super(message, options)
     this.name = 'RequestError'
-    this.status = error.status
-    this.code = error.code
+    this.status = status
+    this.code = code || undefined
   }
 }
 
-/** Returns the data or throws the error as a RequestError. */
-export function unwrap<T>(result: ApiResult<T>): T {
-  if (result.error) throw new RequestError(result.error)
-  return result.data
+/** A failure whose message is written for the member. */
+export class UserError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UserError'
+  }
+}
+
+/** The text a form shows for a failed action: a UserError's own words, else the fallback. */
+export function messageFor(error: unknown, fallback: string): string {
+  return error instanceof UserError && error.message ? error.message : fallback
 }
 
 /** True when a request never reached the server. */
@@ -49,14 +63,17 @@ export function errorMessage(error: unknown): string {
  * failure (5xx), is raised instead: an empty list would claim "nothing there" when nothing is
  * known, so the page shows its load error with a retry.
  */
-export function orFallback<T>(result: ApiResult<T | null>, fallback: T, what: string): T {
-  if (!result.error) return result.data ?? fallback
-  if (result.error.status === 0 || result.error.status >= 500) throw new RequestError(result.error)
-  console.warn(`${what} failed:`, result.error.message)
-  return fallback
+export async function orFallback<T>(call: Promise<T | null>, fallback: T, what: string): Promise<T> {
+  try {
+    return (await call) ?? fallback
+  } catch (error) {
+    if (!(error instanceof RequestError) || error.status === 0 || error.status >= 500) throw error
+    console.warn(`${what} failed:`, error.message)
+    return fallback
+  }
 }
 
-export function listOrEmpty<T>(result: ApiResult<T[] | null>, what: string): T[] {
-  const rows = orFallback<T[]>(result, [], what)
+export async function listOrEmpty<T>(call: Promise<T[] | null>, what: string): Promise<T[]> {
+  const rows = await orFallback<T[]>(call, [], what)
   return Array.isArray(rows) ? rows : []
 }

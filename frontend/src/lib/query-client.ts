@@ -3,7 +3,7 @@
  * query cache, from the query's `meta.errorMessage`: a component effect would report them
  * once per mounted observer instead.
  */
-import { QueryCache, QueryClient, type DefaultOptions } from '@tanstack/react-query'
+import { QueryCache, QueryClient, type DefaultOptions, type UseMutationOptions } from '@tanstack/react-query'
 import { RequestError } from './errors'
 
 declare module '@tanstack/react-query' {
@@ -14,6 +14,14 @@ declare module '@tanstack/react-query' {
     }
   }
 }
+
+/**
+ * What a form passes to its feature's mutation hook (useLogin({ onSuccess, onError })): every
+ * option but the mutation function, which the hook owns. Callbacks given here run even when the
+ * form has unmounted by the time the call ends (a sign-in redirects), unlike those given to
+ * mutate().
+ */
+export type MutationConfig<TVariables, TData = void> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn'>
 
 /** Lists are fresh for this long: navigating back to a page within it shows it without a request. */
 export const STALE_TIME_MS = 30_000

@@ -1,8 +1,10 @@
 /**
- * Query keys for every server list the app caches. They live in one shared module because a
- * mutation in one feature changes what another shows (following a label changes the feed and
- * the collection; marking a release listened changes every release list), and features do
- * not import each other.
+ * The one home of the app's query and mutation keys: every key the query cache holds is built
+ * here, and nowhere else (docs/web-app.md). One shared module because a mutation in one feature
+ * changes what another shows (following a label changes the feed and the collection; marking a
+ * release listened changes every release list; hiding a label in the admin console changes
+ * every member list), and features do not import each other. A key's first element is its
+ * root; the *Roots lists below name the roots a kind of change makes stale.
  */
 import type { CollectionFilterType } from '@/config/constants'
 
@@ -16,7 +18,28 @@ export const queryKeys = {
   collectionLabels: (userId: string, filterType: CollectionFilterType) => ['collection-labels', userId, filterType] as const,
   collectionReleases: (labelIds: readonly number[]) => ['collection-releases', labelIds] as const,
   listenedReleaseIds: (userId: string) => ['listened-release-ids', userId] as const,
+  collectionFlags: (userId: string, listenedKey: string) => ['collection-flags', userId, listenedKey] as const,
+  labelTags: (userId: string, tab: string) => ['label-tags', userId, tab] as const,
+  exploreGenres: (timeRangeDays: number) => ['explore-genres', timeRangeDays] as const,
   totpFactors: (userId: string) => ['totp-factors', userId] as const,
+  /** Whether the session still owes its second factor's code (aal1, aal2 next). */
+  secondFactorDue: (userId: string) => ['second-factor-due', userId] as const,
+  /** Every list of the admin console; its actions reload them all. */
+  admin: ['admin'] as const,
+  adminSubmissions: (status: string | null) => ['admin', 'submissions', status] as const,
+  adminCrawls: ['admin', 'crawls'] as const,
+  adminLabels: (search: string) => ['admin', 'labels', search] as const,
+  adminMembers: (search: string) => ['admin', 'members', search] as const,
+  adminInvites: ['admin', 'invites'] as const,
+}
+
+/**
+ * Mutation keys: the optimistic toggles find their pending saves in the mutation cache by
+ * these (an item still saving ignores another toggle).
+ */
+export const mutationKeys = {
+  follow: (userId: string) => ['follow', userId] as const,
+  listen: (userId: string) => ['listen', userId] as const,
 }
 
 /** Roots of the queries whose results depend on which labels the user follows. */

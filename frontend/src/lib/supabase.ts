@@ -1,21 +1,14 @@
 /**
  * The only module that talks to supabase-js. Everything else calls these functions, which
- * return plain values and a normalised ApiError instead of library types.
+ * return plain values and throw one error type, RequestError (lib/errors.ts), instead of
+ * handing out the library's { data, error } pairs.
  */
 import { createClient, type AuthError, type Session, type SupabaseClient, type User } from '@supabase/supabase-js'
 import { getEnv } from '@/config/env'
 // Imported for its side effect first: it reads the auth link in the address before supabase-js clears it.
 import './auth-link'
+import { RequestError } from './errors'
 import type { Database } from '@/types/database'
-
-export interface ApiError {
-  message: string
-  /** HTTP status; 0 when the request never reached the server (network failure). */
-  status: number
-  code?: string
-}
-
-export type ApiResult<T> = { data: T; error: null } | { data: null; error: ApiError }
 
 export interface AuthUser {
   id: string
@@ -71,8 +64,9 @@ function secondFactorPending(session: Session): boolean {
   }
 }
 
-function fromAuthError(error: AuthError): ApiError {
-  return { message: error.message, status: error.status ?? 0, code: error.code }
+/** Raises supabase-js's auth error as the app's one error type. */
+function authFailure(error: AuthError): RequestError {
+  return new RequestError(error.message, error.status ?? 0, error.code, { cause: error })
 }
 
 interface PostgrestLike {
@@ -81,14 +75,24 @@ interface PostgrestLike {
   status: number
 }
 
-function result<T>(response: PostgrestLike): ApiResult<T> {
-  if (response.error) {
-    return {
-      data: null,
-      error: { message: response.error.message, status: response.status, code: response.error.code || undefined },
-    }
+/** A REST answer's data, or its error raised as a RequestError (status 0: never reached the server). */
+function dataOf<T>(response: PostgrestLike): T {
+  if (response.error) throw new RequestError(response.error.message, response.status, response.error.code)
+  return response.data as T
+}
+
+/**
+ * Runs a supabase-js call so that whatever it throws (it reports most failures as values, but
+ * a broken fetch or storage can still throw) leaves as a RequestError too: callers then have
+ * one type to look at. A thrown error means the request did not complete, hence status 0.
+ */
+async function guarded<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if (error instanceof RequestError) throw error
+    throw new RequestError(error instanceof Error ? error.message : String(error), 0, undefined, { cause: error })
   }
-  return { data: response.data as T, error: null }
 }
 
 // ---- Auth -------------------------------------------------------------------------------
@@ -107,16 +111,18 @@ export function onAuthStateChange(listener: (event: AuthEvent, session: AuthSess
   return () => data.subscription.unsubscribe()
 }
 
-export interface AuthOutcome {
+/** Who a sign-in or sign-up returned; either may be null when the server sent none. */
+export interface SignedIn {
   user: AuthUser | null
   session: AuthSession | null
-  error: ApiError | null
 }
 
-export async function signInWithPassword(email: string, password: string): Promise<AuthOutcome> {
-  const { data, error } = await supabase().auth.signInWithPassword({ email, password })
-  if (error) return { user: null, session: null, error: fromAuthError(error) }
-  return { user: toUser(data.user), session: toSession(data.session), error: null }
+export async function signInWithPassword(email: string, password: string): Promise<SignedIn> {
+  return guarded(async () => {
+    const { data, error } = await supabase().auth.signInWithPassword({ email, password })
+    if (error) throw authFailure(error)
+    return { user: toUser(data.user), session: toSession(data.session) }
+  })
 }
 
 let probeClient: SupabaseClient | undefined
@@ -125,42 +131,52 @@ let probeClient: SupabaseClient | undefined
  * Checks a password without touching the app's session: a second, in-memory client signs in
  * and ends that sign-in again (scope local). Signing in on the app's client would replace a
  * session that passed the second factor (aal2) by an aal1 one, which may not change the
- * password of an account with an authenticator app.
+ * password of an account with an authenticator app. Resolves to the user the password is for.
  */
-export async function checkPassword(email: string, password: string): Promise<AuthOutcome> {
-  if (!probeClient) {
-    const env = getEnv()
-    probeClient = createClient(env.supabaseUrl, env.anonKey, {
-      auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, storageKey: 'labelbase-password-check' },
-    })
-  }
-  const probe = probeClient
-  const { data, error } = await probe.auth.signInWithPassword({ email, password })
-  if (error) return { user: null, session: null, error: fromAuthError(error) }
-  await probe.auth.signOut({ scope: 'local' })
-  return { user: toUser(data.user), session: null, error: null }
+export async function checkPassword(email: string, password: string): Promise<AuthUser | null> {
+  return guarded(async () => {
+    if (!probeClient) {
+      const env = getEnv()
+      probeClient = createClient(env.supabaseUrl, env.anonKey, {
+        auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false, storageKey: 'labelbase-password-check' },
+      })
+    }
+    const probe = probeClient
+    const { data, error } = await probe.auth.signInWithPassword({ email, password })
+    if (error) throw authFailure(error)
+    await probe.auth.signOut({ scope: 'local' })
+    return toUser(data.user)
+  })
 }
 
-export async function signUp(email: string, password: string, metadata: Record<string, string>, emailRedirectTo: string): Promise<AuthOutcome> {
-  const { data, error } = await supabase().auth.signUp({ email, password, options: { data: metadata, emailRedirectTo } })
-  if (error) return { user: null, session: null, error: fromAuthError(error) }
-  return { user: toUser(data.user), session: toSession(data.session), error: null }
+export async function signUp(email: string, password: string, metadata: Record<string, string>, emailRedirectTo: string): Promise<SignedIn> {
+  return guarded(async () => {
+    const { data, error } = await supabase().auth.signUp({ email, password, options: { data: metadata, emailRedirectTo } })
+    if (error) throw authFailure(error)
+    return { user: toUser(data.user), session: toSession(data.session) }
+  })
 }
 
-export async function updatePassword(password: string): Promise<ApiError | null> {
-  const { error } = await supabase().auth.updateUser({ password })
-  return error ? fromAuthError(error) : null
+export async function updatePassword(password: string): Promise<void> {
+  return guarded(async () => {
+    const { error } = await supabase().auth.updateUser({ password })
+    if (error) throw authFailure(error)
+  })
 }
 
 /** Asks the server to mail a password-reset link that lands on redirectTo. */
-export async function requestPasswordReset(email: string, redirectTo: string): Promise<ApiError | null> {
-  const { error } = await supabase().auth.resetPasswordForEmail(email, { redirectTo })
-  return error ? fromAuthError(error) : null
+export async function requestPasswordReset(email: string, redirectTo: string): Promise<void> {
+  return guarded(async () => {
+    const { error } = await supabase().auth.resetPasswordForEmail(email, { redirectTo })
+    if (error) throw authFailure(error)
+  })
 }
 
-export async function signOut(): Promise<ApiError | null> {
-  const { error } = await supabase().auth.signOut()
-  return error ? fromAuthError(error) : null
+export async function signOut(): Promise<void> {
+  return guarded(async () => {
+    const { error } = await supabase().auth.signOut()
+    if (error) throw authFailure(error)
+  })
 }
 
 // ---- Two-factor authentication (TOTP) -----------------------------------------------------
@@ -186,37 +202,55 @@ export interface AssuranceLevels {
   next: string | null
 }
 
-export async function assuranceLevels(): Promise<ApiResult<AssuranceLevels>> {
-  const { data, error } = await supabase().auth.mfa.getAuthenticatorAssuranceLevel()
-  if (error) return { data: null, error: fromAuthError(error) }
-  return { data: { current: data.currentLevel, next: data.nextLevel }, error: null }
+/**
+ * The session's assurance level and the next one its account can reach. supabase-js reads the
+ * factors from the stored session, which may predate a factor verified on another device;
+ * `fresh` hands it the session's token instead, so it asks the server for the user's factors
+ * (GET /user). A page that must not open to an aal1 session of an account with a factor (the
+ * admin console) asks fresh.
+ */
+export async function assuranceLevels(fresh = false): Promise<AssuranceLevels> {
+  return guarded(async () => {
+    const auth = supabase().auth
+    const token = fresh ? (await auth.getSession()).data.session?.access_token : undefined
+    const { data, error } = await auth.mfa.getAuthenticatorAssuranceLevel(token)
+    if (error) throw authFailure(error)
+    return { current: data.currentLevel, next: data.nextLevel }
+  })
 }
 
 /** The user's TOTP factors, verified or not (GET /user). */
-export async function listTotpFactors(): Promise<ApiResult<TotpFactor[]>> {
-  const { data, error } = await supabase().auth.mfa.listFactors()
-  if (error) return { data: null, error: fromAuthError(error) }
-  const factors = data.all
-    .filter((f) => f.factor_type === 'totp')
-    .map((f) => ({ id: f.id, friendlyName: f.friendly_name ?? '', status: f.status, createdAt: f.created_at }))
-  return { data: factors, error: null }
+export async function listTotpFactors(): Promise<TotpFactor[]> {
+  return guarded(async () => {
+    const { data, error } = await supabase().auth.mfa.listFactors()
+    if (error) throw authFailure(error)
+    return data.all
+      .filter((f) => f.factor_type === 'totp')
+      .map((f) => ({ id: f.id, friendlyName: f.friendly_name ?? '', status: f.status, createdAt: f.created_at }))
+  })
 }
 
-export async function enrollTotp(friendlyName: string, issuer: string): Promise<ApiResult<TotpEnrollment>> {
-  const { data, error } = await supabase().auth.mfa.enroll({ factorType: 'totp', friendlyName, issuer })
-  if (error) return { data: null, error: fromAuthError(error) }
-  return { data: { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret }, error: null }
+export async function enrollTotp(friendlyName: string, issuer: string): Promise<TotpEnrollment> {
+  return guarded(async () => {
+    const { data, error } = await supabase().auth.mfa.enroll({ factorType: 'totp', friendlyName, issuer })
+    if (error) throw authFailure(error)
+    return { factorId: data.id, qrCode: data.totp.qr_code, secret: data.totp.secret }
+  })
 }
 
 /** Challenges the factor and answers with code; success raises the session to aal2. */
-export async function verifyTotp(factorId: string, code: string): Promise<ApiError | null> {
-  const { error } = await supabase().auth.mfa.challengeAndVerify({ factorId, code })
-  return error ? fromAuthError(error) : null
+export async function verifyTotp(factorId: string, code: string): Promise<void> {
+  return guarded(async () => {
+    const { error } = await supabase().auth.mfa.challengeAndVerify({ factorId, code })
+    if (error) throw authFailure(error)
+  })
 }
 
-export async function unenrollFactor(factorId: string): Promise<ApiError | null> {
-  const { error } = await supabase().auth.mfa.unenroll({ factorId })
-  return error ? fromAuthError(error) : null
+export async function unenrollFactor(factorId: string): Promise<void> {
+  return guarded(async () => {
+    const { error } = await supabase().auth.mfa.unenroll({ factorId })
+    if (error) throw authFailure(error)
+  })
 }
 
 // ---- Data API ---------------------------------------------------------------------------
@@ -240,8 +274,8 @@ function untyped(): SupabaseClient {
 }
 
 /** Calls a stored procedure (POST /rest/v1/rpc/<fn>). */
-export async function rpc<F extends FunctionName>(fn: F, args: FunctionArgs<F>): Promise<ApiResult<FunctionReturns<F>>> {
-  return result<FunctionReturns<F>>(await untyped().rpc(fn, args))
+export async function rpc<F extends FunctionName>(fn: F, args: FunctionArgs<F>): Promise<FunctionReturns<F>> {
+  return guarded(async () => dataOf<FunctionReturns<F>>(await untyped().rpc(fn, args)))
 }
 
 /** SELECT one column FROM table WHERE each filter is equal, optionally limited. */
@@ -250,11 +284,8 @@ export async function selectEq<T extends TableName, C extends ColumnOf<T>>(
   column: C,
   filters: Partial<Row<T>>,
   limit?: number,
-): Promise<ApiResult<Pick<Row<T>, C>[]>> {
-  let query = untyped().from(table).select(column)
-  for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
-  if (limit !== undefined) query = query.limit(limit)
-  return result<Pick<Row<T>, C>[]>(await query)
+): Promise<Pick<Row<T>, C>[]> {
+  return selectColumnsEq(table, [column], filters, limit)
 }
 
 /** SELECT some columns FROM table WHERE each filter is equal, optionally limited. */
@@ -263,39 +294,42 @@ export async function selectColumnsEq<T extends TableName, C extends ColumnOf<T>
   columns: readonly C[],
   filters: Partial<Row<T>>,
   limit?: number,
-): Promise<ApiResult<Pick<Row<T>, C>[]>> {
-  let query = untyped().from(table).select(columns.join(','))
-  for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
-  if (limit !== undefined) query = query.limit(limit)
-  return result<Pick<Row<T>, C>[]>(await query)
+): Promise<Pick<Row<T>, C>[]> {
+  return guarded(async () => {
+    let query = untyped().from(table).select(columns.join(','))
+    for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
+    if (limit !== undefined) query = query.limit(limit)
+    return dataOf<Pick<Row<T>, C>[] | null>(await query) ?? []
+  })
 }
 
 /** INSERT one row (no representation returned). */
-export async function insertRow<T extends TableName>(table: T, row: InsertRow<T>): Promise<ApiResult<null>> {
-  return result<null>(await untyped().from(table).insert(row))
+export async function insertRow<T extends TableName>(table: T, row: InsertRow<T>): Promise<void> {
+  return guarded(async () => void dataOf(await untyped().from(table).insert(row)))
 }
 
 /** INSERT rows and return one column of the inserted rows. */
-export async function insertRowsReturning<T extends TableName, C extends ColumnOf<T>>(
-  table: T,
-  rows: InsertRow<T>[],
-  column: C,
-): Promise<ApiResult<Pick<Row<T>, C>[]>> {
-  return result<Pick<Row<T>, C>[]>(await untyped().from(table).insert(rows).select(column))
+export async function insertRowsReturning<T extends TableName, C extends ColumnOf<T>>(table: T, rows: InsertRow<T>[], column: C): Promise<Pick<Row<T>, C>[]> {
+  return guarded(async () => dataOf<Pick<Row<T>, C>[] | null>(await untyped().from(table).insert(rows).select(column)) ?? [])
 }
 
 /** UPSERT one row, merging on the given conflict columns. */
-export async function upsertRow<T extends TableName>(table: T, row: InsertRow<T>, onConflict: ColumnOf<T>[]): Promise<ApiResult<null>> {
-  return result<null>(
-    await untyped()
-      .from(table)
-      .upsert(row, { onConflict: onConflict.join(',') }),
+export async function upsertRow<T extends TableName>(table: T, row: InsertRow<T>, onConflict: ColumnOf<T>[]): Promise<void> {
+  return guarded(
+    async () =>
+      void dataOf(
+        await untyped()
+          .from(table)
+          .upsert(row, { onConflict: onConflict.join(',') }),
+      ),
   )
 }
 
 /** DELETE FROM table WHERE each filter is equal. */
-export async function deleteEq<T extends TableName>(table: T, filters: Partial<Row<T>>): Promise<ApiResult<null>> {
-  let query = untyped().from(table).delete()
-  for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
-  return result<null>(await query)
+export async function deleteEq<T extends TableName>(table: T, filters: Partial<Row<T>>): Promise<void> {
+  return guarded(async () => {
+    let query = untyped().from(table).delete()
+    for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
+    dataOf(await query)
+  })
 }

@@ -15,7 +15,7 @@ export function authValue(status: AuthStatus, extra: Partial<AuthContextValue> =
     linkError: null,
     endRecovery: vi.fn(),
     dismissLinkError: vi.fn(),
-    signOut: vi.fn(async () => null),
+    signOut: vi.fn(async () => {}),
     ...extra,
   }
 }

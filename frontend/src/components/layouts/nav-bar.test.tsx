@@ -17,7 +17,7 @@ function renderNav(user: AuthUser) {
         linkError: null,
         endRecovery: vi.fn(),
         dismissLinkError: vi.fn(),
-        signOut: vi.fn(async () => null),
+        signOut: vi.fn(async () => {}),
       }}
     >
       <RouterProvider router={router} />

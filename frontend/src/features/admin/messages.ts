@@ -7,7 +7,6 @@ export const adminMessages = {
   subtitle: 'Moderate submissions, watch the crawler, hide labels, manage members and invites',
   forbidden: 'This page is for admins. Ask an admin to run `labelbase user admin <your email>`, then sign in again.',
   loadFailed: (what: string) => `Failed to load ${what}.`,
-  retryLoad: 'Try again',
   empty: {
     queue: (status: string | null) => (status ? `No ${status} submissions.` : 'No submissions yet.'),
     runs: 'No crawl passes yet.',

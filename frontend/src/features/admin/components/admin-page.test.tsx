@@ -86,7 +86,7 @@ describe('Admin console', () => {
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain(adminMessages.loadFailed('the submission queue'))
     fail = false
-    fireEvent.click(within(alert).getByRole('button', { name: adminMessages.retryLoad }))
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try Again' }))
     expect(await screen.findByText(adminMessages.empty.queue(null))).toBeTruthy()
   })
 

@@ -1,9 +1,10 @@
+import { QueryState } from '@/components/ui/query-state'
 import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/errors'
-import { actions, useAdminAction, useCrawls, type CrawlRun } from '../api/admin'
+import { useCrawls, useRequestCrawl, type CrawlRun } from '../api/admin'
 import { adminMessages } from '../messages'
-import { Badge, Card, CardList, Facts, formatTime, PanelState } from './panel-state'
+import { Badge, Card, CardList, Facts, formatTime, panelLoad } from './panel-state'
 
 const runTone = { succeeded: 'good', failed: 'bad', running: 'info', skipped: 'neutral' } as const
 
@@ -11,14 +12,14 @@ const runTone = { succeeded: 'good', failed: 'bad', running: 'info', skipped: 'n
 export function CrawlsPanel() {
   const toast = useToast()
   const query = useCrawls()
-  const crawl = useAdminAction(actions.requestCrawl)
+  const crawl = useRequestCrawl()
   const onCrawlNow = () =>
     crawl.mutate(null, {
       onSuccess: () => toast.success(adminMessages.crawls.requested),
       onError: (e) => toast.error(errorMessage(e)),
     })
   return (
-    <PanelState query={query} what="the crawls" isEmpty={() => false} emptyMessage="">
+    <QueryState query={query} {...panelLoad('the crawls')}>
       {({ status, runs, failures }) => (
         <div className="space-y-8">
           <section aria-labelledby="crawl-status" className="rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm">
@@ -81,7 +82,7 @@ export function CrawlsPanel() {
           </section>
         </div>
       )}
-    </PanelState>
+    </QueryState>
   )
 }
 

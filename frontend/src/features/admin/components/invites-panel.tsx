@@ -1,11 +1,13 @@
 import { useState, type FormEvent } from 'react'
+import { EmptyState } from '@/components/ui/empty-state'
+import { QueryState } from '@/components/ui/query-state'
 import { Button } from '@/components/ui/button'
 import { TextField } from '@/components/ui/text-field'
 import { useToast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/errors'
-import { actions, useAdminAction, useInvites, type CreatedInvite, type Invite } from '../api/admin'
+import { useCreateInvite, useInvites, useRevokeInvite, type CreatedInvite, type Invite } from '../api/admin'
 import { adminMessages } from '../messages'
-import { Badge, Card, CardList, Facts, formatTime, PanelState } from './panel-state'
+import { Badge, Card, CardList, Facts, formatTime, panelLoad } from './panel-state'
 
 const statusTone = { active: 'good', used: 'neutral', expired: 'warn', revoked: 'bad' } as const
 
@@ -30,7 +32,7 @@ export function InvitesPanel() {
         <h3 id="invite-list" className="mb-3 text-sm font-semibold tracking-wide text-zinc-500 uppercase">
           Invite codes
         </h3>
-        <PanelState query={query} what="the invites" isEmpty={(rows) => rows.length === 0} emptyMessage={adminMessages.empty.invites}>
+        <QueryState query={query} {...panelLoad('the invites')} empty={<EmptyState message={adminMessages.empty.invites} />}>
           {(rows) => (
             <CardList label="Invite codes">
               {rows.map((invite) => (
@@ -38,7 +40,7 @@ export function InvitesPanel() {
               ))}
             </CardList>
           )}
-        </PanelState>
+        </QueryState>
       </section>
     </div>
   )
@@ -46,7 +48,7 @@ export function InvitesPanel() {
 
 function CreateInviteForm() {
   const toast = useToast()
-  const create = useAdminAction(actions.createInvite)
+  const create = useCreateInvite()
   const [uses, setUses] = useState('1')
   const [expires, setExpires] = useState('72')
   const [note, setNote] = useState('')
@@ -109,7 +111,7 @@ function CreateInviteForm() {
 
 function InviteRow({ invite }: { invite: Invite }) {
   const toast = useToast()
-  const revoke = useAdminAction(actions.revokeInvite)
+  const revoke = useRevokeInvite()
   const status = invite.status as keyof typeof statusTone
   return (
     <Card>

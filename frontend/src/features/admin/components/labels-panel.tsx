@@ -1,9 +1,11 @@
+import { EmptyState } from '@/components/ui/empty-state'
+import { QueryState } from '@/components/ui/query-state'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
 import { errorMessage } from '@/lib/errors'
-import { actions, useAdminAction, useAdminLabels, type AdminLabel } from '../api/admin'
+import { useAdminLabels, useRequestCrawl, useSetLabelHidden, type AdminLabel } from '../api/admin'
 import { adminMessages } from '../messages'
-import { Badge, Card, CardList, Facts, formatTime, PanelState } from './panel-state'
+import { Badge, Card, CardList, Facts, formatTime, panelLoad } from './panel-state'
 import { SearchBox, useSearchParam } from './search-box'
 
 /** Every label, hidden ones too: hide or show to members, re-crawl, open on Bandcamp. */
@@ -13,7 +15,7 @@ export function LabelsPanel() {
   return (
     <div>
       <SearchBox label="Search labels by name or URL" />
-      <PanelState query={query} what="the labels" isEmpty={(rows) => rows.length === 0} emptyMessage={adminMessages.empty.labels(search)}>
+      <QueryState query={query} {...panelLoad('the labels')} empty={<EmptyState message={adminMessages.empty.labels(search)} />}>
         {(rows) => (
           <CardList label="Labels">
             {rows.map((label) => (
@@ -21,7 +23,7 @@ export function LabelsPanel() {
             ))}
           </CardList>
         )}
-      </PanelState>
+      </QueryState>
     </div>
   )
 }
@@ -29,8 +31,8 @@ export function LabelsPanel() {
 function LabelRow({ label }: { label: AdminLabel }) {
   const toast = useToast()
   // Hiding changes what members see: every cached list reloads.
-  const setHidden = useAdminAction(actions.setHidden, { everything: true })
-  const crawl = useAdminAction(actions.requestCrawl)
+  const setHidden = useSetLabelHidden()
+  const crawl = useRequestCrawl()
   const toggle = () =>
     setHidden.mutate(
       { id: label.id, hidden: !label.hidden },

@@ -1,10 +1,12 @@
+import { EmptyState } from '@/components/ui/empty-state'
+import { QueryState } from '@/components/ui/query-state'
 import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
 import { useUser } from '@/lib/auth'
 import { errorMessage } from '@/lib/errors'
-import { actions, useAdminAction, useMembers, type Member } from '../api/admin'
+import { useMembers, useSendReset, useSetAdmin, useSetBanned, type Member } from '../api/admin'
 import { adminMessages } from '../messages'
-import { Badge, Card, CardList, Facts, formatTime, PanelState } from './panel-state'
+import { Badge, Card, CardList, Facts, formatTime, panelLoad } from './panel-state'
 import { SearchBox, useSearchParam } from './search-box'
 
 /** Members with their invite, follows, ban and admin state: ban/unban, reset link, make admin. */
@@ -14,7 +16,7 @@ export function MembersPanel() {
   return (
     <div>
       <SearchBox label="Search members by email" />
-      <PanelState query={query} what="the members" isEmpty={(rows) => rows.length === 0} emptyMessage={adminMessages.empty.members(search)}>
+      <QueryState query={query} {...panelLoad('the members')} empty={<EmptyState message={adminMessages.empty.members(search)} />}>
         {(rows) => (
           <CardList label="Members">
             {rows.map((m) => (
@@ -22,7 +24,7 @@ export function MembersPanel() {
             ))}
           </CardList>
         )}
-      </PanelState>
+      </QueryState>
     </div>
   )
 }
@@ -30,9 +32,9 @@ export function MembersPanel() {
 function MemberRow({ member: m }: { member: Member }) {
   const me = useUser()
   const toast = useToast()
-  const ban = useAdminAction(actions.setBanned)
-  const admin = useAdminAction(actions.setAdmin)
-  const reset = useAdminAction(actions.sendReset)
+  const ban = useSetBanned()
+  const admin = useSetAdmin()
+  const reset = useSendReset()
   const self = m.id === me.id
   const fail = (e: unknown) => toast.error(errorMessage(e))
   return (

@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react'
-import { Button } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
 import { Skeleton } from '@/components/ui/skeleton'
 import { errorMessage } from '@/lib/errors'
@@ -7,55 +6,24 @@ import { cn } from '@/lib/cn'
 import { isForbidden } from '../api/admin'
 import { adminMessages } from '../messages'
 
-interface QueryLike<T> {
-  data: T | undefined
-  error: unknown
-  isPending: boolean
-  refetch: () => unknown
-}
-
 /**
- * A panel's loading, error, forbidden and empty states around its content, the same way the
- * member screens show them (skeletons, a dashed empty box, a retry button on failure).
+ * A panel's loading and failure states, spread into the shared QueryState (the member pages'
+ * one), so the console loads, fails and retries the way the member screens do. A member who
+ * opens the console gets the procedures' refusal, which is an answer, not a failure: it is
+ * said as "for admins" in place of the panel.
  */
-export function PanelState<T>({
-  query,
-  what,
-  isEmpty,
-  emptyMessage,
-  children,
-}: {
-  query: QueryLike<T>
-  what: string
-  isEmpty: (data: T) => boolean
-  emptyMessage: string
-  children: (data: T) => ReactNode
-}) {
-  if (query.isPending) {
-    return (
+export function panelLoad(what: string) {
+  return {
+    loading: (
       <div className="space-y-3" aria-busy="true" aria-label={`Loading ${what}`}>
         {Array.from({ length: 3 }, (_, i) => (
           <Skeleton key={i} className="h-20 rounded-2xl" />
         ))}
       </div>
-    )
+    ),
+    errorMessage: (error: Error) => `${adminMessages.loadFailed(what)} ${errorMessage(error)}`,
+    explain: (error: Error) => (isForbidden(error) ? <EmptyState message={adminMessages.forbidden} /> : null),
   }
-  if (query.error) {
-    if (isForbidden(query.error)) return <EmptyState message={adminMessages.forbidden} />
-    return (
-      <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 px-5 py-4 text-sm text-red-800">
-        <p>
-          {adminMessages.loadFailed(what)} <span className="text-red-700">{errorMessage(query.error)}</span>
-        </p>
-        <Button variant="secondary" size="sm" className="mt-3" onClick={() => void query.refetch()}>
-          {adminMessages.retryLoad}
-        </Button>
-      </div>
-    )
-  }
-  const data = query.data as T
-  if (isEmpty(data)) return <EmptyState message={emptyMessage} />
-  return <>{children(data)}</>
 }
 
 const badgeTones = {

@@ -1,13 +1,15 @@
 import { useEffect, useState, type FormEvent } from 'react'
+import { EmptyState } from '@/components/ui/empty-state'
+import { QueryState } from '@/components/ui/query-state'
 import { Button } from '@/components/ui/button'
 import { Chip } from '@/components/ui/chip'
 import { TextField } from '@/components/ui/text-field'
 import { useToast } from '@/components/ui/toast'
 import { oneOf, useSearchParamState } from '@/hooks/use-search-param-state'
 import { errorMessage } from '@/lib/errors'
-import { actions, useAdminAction, useSubmissions, type Submission, type SubmissionStatus } from '../api/admin'
+import { useRejectSubmission, useRetrySubmission, useSubmissions, type Submission, type SubmissionStatus } from '../api/admin'
 import { adminMessages } from '../messages'
-import { Badge, Card, CardList, Facts, formatTime, PanelState } from './panel-state'
+import { Badge, Card, CardList, Facts, formatTime, panelLoad } from './panel-state'
 
 const FILTERS = [
   { value: 'all', label: 'All' },
@@ -38,7 +40,7 @@ export function QueuePanel() {
           </Chip>
         ))}
       </div>
-      <PanelState query={query} what="the submission queue" isEmpty={(rows) => rows.length === 0} emptyMessage={adminMessages.empty.queue(status)}>
+      <QueryState query={query} {...panelLoad('the submission queue')} empty={<EmptyState message={adminMessages.empty.queue(status)} />}>
         {(rows) => (
           <CardList label="Submissions">
             {rows.map((s) => (
@@ -46,15 +48,15 @@ export function QueuePanel() {
             ))}
           </CardList>
         )}
-      </PanelState>
+      </QueryState>
     </div>
   )
 }
 
 function SubmissionCard({ submission: s }: { submission: Submission }) {
   const toast = useToast()
-  const retry = useAdminAction(actions.retry)
-  const reject = useAdminAction(actions.reject)
+  const retry = useRetrySubmission()
+  const reject = useRejectSubmission()
   const [rejecting, setRejecting] = useState(false)
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState('')

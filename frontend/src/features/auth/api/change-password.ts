@@ -1,7 +1,9 @@
+import { useMutation } from '@tanstack/react-query'
 import { MIN_PASSWORD_LENGTH } from '@/config/constants'
 import { messages } from '@/config/messages'
+import { UserError } from '@/lib/errors'
+import type { MutationConfig } from '@/lib/query-client'
 import { checkPassword, updatePassword } from '@/lib/supabase'
-import type { AuthResult } from './login'
 
 /** The first rule the new password breaks (SPEC §5), or null. */
 export function newPasswordProblem(next: string, confirm: string): string | null {
@@ -10,16 +12,26 @@ export function newPasswordProblem(next: string, confirm: string): string | null
   return null
 }
 
-/** Checks the new password, verifies the current one (without replacing the session), then updates. */
-export async function changePassword(email: string, current: string, next: string, confirm: string): Promise<AuthResult> {
+export interface ChangePasswordInput {
+  email: string
+  current: string
+  next: string
+  confirm: string
+}
+
+/**
+ * Checks the new password, verifies the current one (without replacing the session), then
+ * updates. A broken rule or a wrong current password is a UserError; any other failure shows
+ * the spec's fallback (messages.auth.changePasswordFailed).
+ */
+export async function changePassword({ email, current, next, confirm }: ChangePasswordInput): Promise<void> {
   const problem = newPasswordProblem(next, confirm)
-  if (problem) return { ok: false, message: problem }
-  try {
-    const verified = await checkPassword(email, current)
-    if (verified.error || !verified.user) return { ok: false, message: messages.auth.currentPasswordIncorrect }
-    const error = await updatePassword(next)
-    return error ? { ok: false, message: messages.auth.changePasswordFailed } : { ok: true }
-  } catch {
-    return { ok: false, message: messages.auth.changePasswordFailed }
-  }
+  if (problem) throw new UserError(problem)
+  const verified = await checkPassword(email, current).catch(() => null)
+  if (!verified) throw new UserError(messages.auth.currentPasswordIncorrect)
+  await updatePassword(next)
+}
+
+export function useChangePassword(config: MutationConfig<ChangePasswordInput> = {}) {
+  return useMutation({ ...config, mutationFn: changePassword })
 }

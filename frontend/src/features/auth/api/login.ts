@@ -1,21 +1,37 @@
+import { useMutation } from '@tanstack/react-query'
 import { messages } from '@/config/messages'
+import { RequestError, UserError } from '@/lib/errors'
+import type { MutationConfig } from '@/lib/query-client'
 import { assuranceLevels, signInWithPassword } from '@/lib/supabase'
 
-export type AuthResult = { ok: true } | { ok: false; message: string }
+export interface LoginInput {
+  email: string
+  password: string
+}
+
+/** A sign-in that went through. secondFactor: a code is due before the app opens (aal2 is next). */
+export interface LoginResult {
+  secondFactor: boolean
+}
 
 /**
- * Signs in; the failure message is the server's, or the spec's fallbacks. secondFactor: the
- * account has an authenticator app, so a code is due before the app opens (aal2 is next).
+ * Signs in. A refusal throws a UserError with the server's message (or the spec's fallback
+ * when it sent none, or the no-user message); anything else is the form's fallback.
  */
-export async function login(email: string, password: string): Promise<AuthResult & { secondFactor?: boolean }> {
+export async function login({ email, password }: LoginInput): Promise<LoginResult> {
+  let user
   try {
-    const { user, error } = await signInWithPassword(email, password)
-    if (error) return { ok: false, message: error.message || messages.auth.loginFailed }
-    if (!user) return { ok: false, message: messages.auth.loginNoUser }
-    // If the levels cannot be read, the route guard still sees the pending code and asks for it.
-    const levels = await Promise.resolve(assuranceLevels()).catch(() => null)
-    return levels?.data?.next === 'aal2' && levels.data.current !== 'aal2' ? { ok: true, secondFactor: true } : { ok: true }
-  } catch {
-    return { ok: false, message: messages.auth.loginFailed }
+    ;({ user } = await signInWithPassword(email, password))
+  } catch (error) {
+    if (error instanceof RequestError) throw new UserError(error.message || messages.auth.loginFailed)
+    throw error
   }
+  if (!user) throw new UserError(messages.auth.loginNoUser)
+  // If the levels cannot be read, the route guard still sees the pending code and asks for it.
+  const levels = await assuranceLevels().catch(() => null)
+  return { secondFactor: levels?.next === 'aal2' && levels.current !== 'aal2' }
+}
+
+export function useLogin(config: MutationConfig<LoginInput, LoginResult> = {}) {
+  return useMutation({ ...config, mutationFn: login })
 }

@@ -7,7 +7,8 @@ import { TOAST_ERROR_MS } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { paths } from '@/config/paths'
 import { useUser } from '@/lib/auth'
-import { changePassword } from '../api/change-password'
+import { messageFor } from '@/lib/errors'
+import { useChangePassword } from '../api/change-password'
 import { AuthCard } from './auth-card'
 
 export function ChangePasswordForm() {
@@ -15,20 +16,18 @@ export function ChangePasswordForm() {
   const toast = useToast()
   const navigate = useNavigate()
   const [form, setForm] = useState({ current: '', next: '', confirm: '' })
-  const [busy, setBusy] = useState(false)
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }))
+  const change = useChangePassword({
+    onSuccess: () => {
+      toast.success(messages.auth.passwordChanged)
+      navigate(paths.home.getHref())
+    },
+    onError: (error) => toast.error(messageFor(error, messages.auth.changePasswordFailed), TOAST_ERROR_MS),
+  })
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    const result = await changePassword(user.email, form.current, form.next, form.confirm)
-    setBusy(false)
-    if (!result.ok) {
-      toast.error(result.message, TOAST_ERROR_MS)
-      return
-    }
-    toast.success(messages.auth.passwordChanged)
-    navigate(paths.home.getHref())
+    change.mutate({ email: user.email, ...form })
   }
 
   return (
@@ -54,8 +53,8 @@ export function ChangePasswordForm() {
           value={form.confirm}
           onChange={set('confirm')}
         />
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? 'Saving…' : 'Change Password'}
+        <Button type="submit" className="w-full" disabled={change.isPending}>
+          {change.isPending ? 'Saving…' : 'Change Password'}
         </Button>
       </form>
     </AuthCard>

@@ -7,26 +7,21 @@ import { TOAST_ERROR_MS } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { paths } from '@/config/paths'
 import { cn } from '@/lib/cn'
-import { requestRecovery } from '../api/recover'
+import { messageFor } from '@/lib/errors'
+import { useRequestRecovery } from '../api/recover'
 import { AuthCard } from './auth-card'
 
 export function ForgotPasswordForm() {
   const toast = useToast()
   const [email, setEmail] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [sent, setSent] = useState(false)
+  // The page says it is sent (below, with how long the link lasts); a toast would say it twice.
+  const recover = useRequestRecovery({
+    onError: (error) => toast.error(messageFor(error, messages.auth.recoveryFailed), TOAST_ERROR_MS),
+  })
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    const result = await requestRecovery(email, window.location.origin)
-    setBusy(false)
-    if (!result.ok) {
-      toast.error(result.message, TOAST_ERROR_MS)
-      return
-    }
-    // The page says it (below, with how long the link lasts); a toast would say it twice.
-    setSent(true)
+    recover.mutate({ email, origin: window.location.origin })
   }
 
   return (
@@ -42,15 +37,15 @@ export function ForgotPasswordForm() {
         </>
       }
     >
-      {sent ? (
+      {recover.isSuccess ? (
         <p role="status" className="text-sm text-zinc-700">
           {messages.auth.recoverySent} The link works once and expires after an hour.
         </p>
       ) : (
         <form onSubmit={onSubmit} className="space-y-4">
           <TextField label="Email" name="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          <Button type="submit" className="w-full" disabled={busy}>
-            {busy ? 'Sending…' : 'Send Reset Link'}
+          <Button type="submit" className="w-full" disabled={recover.isPending}>
+            {recover.isPending ? 'Sending…' : 'Send Reset Link'}
           </Button>
         </form>
       )}

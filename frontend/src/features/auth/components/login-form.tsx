@@ -7,7 +7,8 @@ import { TOAST_ERROR_MS } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { paths } from '@/config/paths'
 import { cn } from '@/lib/cn'
-import { login } from '../api/login'
+import { messageFor } from '@/lib/errors'
+import { useLogin } from '../api/login'
 import { AuthCard } from './auth-card'
 import { redirectTarget } from '../utils/redirect-target'
 
@@ -17,21 +18,19 @@ export function LoginForm() {
   const location = useLocation()
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [busy, setBusy] = useState(false)
+  const login = useLogin({
+    onSuccess: ({ secondFactor }) => {
+      // The sign-in route shows the code step instead (the auth state is needs-second-factor).
+      if (secondFactor) return
+      toast.success(messages.auth.loginSuccess)
+      navigate(redirectTarget(location.state), { replace: true })
+    },
+    onError: (error) => toast.error(messageFor(error, messages.auth.loginFailed), TOAST_ERROR_MS),
+  })
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    const result = await login(email.trim(), password)
-    setBusy(false)
-    if (!result.ok) {
-      toast.error(result.message, TOAST_ERROR_MS)
-      return
-    }
-    // The sign-in route shows the code step instead (the auth state is needs-second-factor).
-    if (result.secondFactor) return
-    toast.success(messages.auth.loginSuccess)
-    navigate(redirectTarget(location.state), { replace: true })
+    login.mutate({ email: email.trim(), password })
   }
 
   return (
@@ -63,8 +62,8 @@ export function LoginForm() {
             Forgot Password?
           </Link>
         </div>
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign In'}
+        <Button type="submit" className="w-full" disabled={login.isPending}>
+          {login.isPending ? 'Signing in…' : 'Sign In'}
         </Button>
       </form>
     </AuthCard>

@@ -9,7 +9,8 @@ import { messages } from '@/config/messages'
 import { paths } from '@/config/paths'
 import { useAuth } from '@/lib/auth'
 import { cn } from '@/lib/cn'
-import { setNewPassword } from '../api/recover'
+import { messageFor } from '@/lib/errors'
+import { useSetNewPassword } from '../api/recover'
 import { AuthCard } from './auth-card'
 
 /** The message for a link error: ours for a used or expired link, else the server's words. */
@@ -31,9 +32,16 @@ export function ResetPasswordForm() {
   const toast = useToast()
   const navigate = useNavigate()
   const [form, setForm] = useState({ next: '', confirm: '' })
-  const [busy, setBusy] = useState(false)
-  // Set once the new password is saved: leaving recovery must not bounce the page to Change Password.
-  const [finished, setFinished] = useState(false)
+  const save = useSetNewPassword({
+    onSuccess: () => {
+      endRecovery()
+      toast.success(messages.auth.passwordReset)
+      navigate(paths.home.getHref(), { replace: true })
+    },
+    onError: (error) => toast.error(messageFor(error, messages.auth.changePasswordFailed), TOAST_ERROR_MS),
+  })
+  // True once the new password is saved: leaving recovery must not bounce the page to Change Password.
+  const finished = save.isSuccess
   // The link's error is shown here once: kept by the page, and cleared from the session state
   // so that the route guards stop sending the member here when they go on elsewhere.
   const [shownError] = useState(linkError)
@@ -62,19 +70,9 @@ export function ResetPasswordForm() {
   // Signed in without a reset link: changing the password needs the current one.
   if (!recovery && !finished) return <Navigate to={paths.changePassword.getHref()} replace />
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    setBusy(true)
-    const result = await setNewPassword(form.next, form.confirm)
-    setBusy(false)
-    if (!result.ok) {
-      toast.error(result.message, TOAST_ERROR_MS)
-      return
-    }
-    setFinished(true)
-    endRecovery()
-    toast.success(messages.auth.passwordReset)
-    navigate(paths.home.getHref(), { replace: true })
+    save.mutate(form)
   }
 
   return (
@@ -91,8 +89,8 @@ export function ResetPasswordForm() {
           value={form.confirm}
           onChange={set('confirm')}
         />
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? 'Saving…' : 'Set New Password'}
+        <Button type="submit" className="w-full" disabled={save.isPending}>
+          {save.isPending ? 'Saving…' : 'Set New Password'}
         </Button>
       </form>
     </AuthCard>

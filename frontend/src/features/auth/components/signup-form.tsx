@@ -7,36 +7,26 @@ import { TOAST_ERROR_MS } from '@/config/constants'
 import { messages } from '@/config/messages'
 import { paths } from '@/config/paths'
 import { cn } from '@/lib/cn'
-import { signUpWithInvite } from '../api/sign-up'
+import { messageFor } from '@/lib/errors'
+import { useSignUp } from '../api/sign-up'
 import { AuthCard } from './auth-card'
 
 export function SignupForm() {
   const toast = useToast()
   const navigate = useNavigate()
   const [form, setForm] = useState({ email: '', password: '', confirm: '', invite: '' })
-  const [busy, setBusy] = useState(false)
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm((f) => ({ ...f, [field]: event.target.value }))
+  const signUp = useSignUp({
+    onSuccess: ({ signedIn }) => {
+      toast.success(signedIn ? messages.auth.signupSignedIn : messages.auth.signupSignInManually)
+      navigate(signedIn ? paths.home.getHref() : paths.login.getHref(), { replace: true })
+    },
+    onError: (error) => toast.error(messageFor(error, messages.auth.signupFailed), TOAST_ERROR_MS),
+  })
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    if (form.password !== form.confirm) {
-      toast.error(messages.auth.passwordsDoNotMatch, TOAST_ERROR_MS)
-      return
-    }
-    setBusy(true)
-    const result = await signUpWithInvite(form.email.trim(), form.password, form.invite.trim())
-    setBusy(false)
-    if (!result.ok) {
-      toast.error(result.message, TOAST_ERROR_MS)
-      return
-    }
-    if (result.signedIn) {
-      toast.success(messages.auth.signupSignedIn)
-      navigate(paths.home.getHref(), { replace: true })
-    } else {
-      toast.success(messages.auth.signupSignInManually)
-      navigate(paths.login.getHref(), { replace: true })
-    }
+    signUp.mutate({ email: form.email.trim(), password: form.password, confirm: form.confirm, inviteCode: form.invite.trim() })
   }
 
   return (
@@ -65,8 +55,8 @@ export function SignupForm() {
           onChange={set('confirm')}
         />
         <TextField label="Invite code" name="invite-code" autoComplete="off" spellCheck={false} required value={form.invite} onChange={set('invite')} />
-        <Button type="submit" className="w-full" disabled={busy}>
-          {busy ? 'Creating account…' : 'Sign Up'}
+        <Button type="submit" className="w-full" disabled={signUp.isPending}>
+          {signUp.isPending ? 'Creating account…' : 'Sign Up'}
         </Button>
       </form>
     </AuthCard>

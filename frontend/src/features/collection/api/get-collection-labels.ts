@@ -17,27 +17,31 @@ function normalize(rows: CollectionLabel[]): CollectionLabel[] {
  * request that never reached the server throws.
  */
 export async function getCollectionLabels(userId: string, filterType: CollectionFilterType): Promise<CollectionLabel[]> {
-  const primary = await rpc('get_all_filtered_labels_by_listen_status', {
-    user_id_param: userId,
-    filter_type: filterType,
-  })
-  if (!primary.error) return normalize(primary.data ?? [])
-  if (primary.error.status === 0 || primary.error.status >= 500) throw new RequestError(primary.error)
+  try {
+    return normalize((await rpc('get_all_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType })) ?? [])
+  } catch (error) {
+    if (!(error instanceof RequestError) || error.status === 0 || error.status >= 500) throw error
+  }
 
-  const [countResult, rowsResult] = await Promise.all([
-    rpc('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
-    rpc('get_filtered_labels_by_listen_status', {
-      user_id_param: userId,
-      filter_type: filterType,
-      page_number: 1,
-      items_per_page: COLLECTION_FALLBACK_PAGE_SIZE,
-      search_term: '',
-    }),
+  const [rows, count] = await Promise.all([
+    listOrEmpty(
+      rpc('get_filtered_labels_by_listen_status', {
+        user_id_param: userId,
+        filter_type: filterType,
+        page_number: 1,
+        items_per_page: COLLECTION_FALLBACK_PAGE_SIZE,
+        search_term: '',
+      }),
+      'get_filtered_labels_by_listen_status',
+    ),
+    orFallback<number | null>(
+      rpc('count_filtered_labels_by_listen_status', { user_id_param: userId, filter_type: filterType, search_term: '' }),
+      null,
+      'count_filtered_labels_by_listen_status',
+    ),
   ])
-  const rows = normalize(listOrEmpty(rowsResult, 'get_filtered_labels_by_listen_status'))
-  const count = Number(orFallback<number>(countResult, rows.length, 'count_filtered_labels_by_listen_status'))
-  if (count > rows.length) console.warn(`collection shows ${rows.length} of ${count} labels`)
-  return rows
+  if (count !== null && Number(count) > rows.length) console.warn(`collection shows ${rows.length} of ${count} labels`)
+  return normalize(rows)
 }
 
 /**
@@ -67,7 +71,7 @@ export function useCollectionLabels(userId: string, filterType: CollectionFilter
  */
 export function useFullyListenedFlags(userId: string, listenedKey: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['collection-flags', userId, listenedKey],
+    queryKey: queryKeys.collectionFlags(userId, listenedKey),
     queryFn: async () => new Map((await getCollectionLabels(userId, 'all')).map((label) => [label.id, label.is_fully_checked])),
     enabled,
     placeholderData: keepPreviousData,

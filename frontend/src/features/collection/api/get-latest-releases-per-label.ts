@@ -9,11 +9,11 @@ import type { Release } from '@/types/api'
 export async function getLatestReleasesPerLabel(labelIds: number[]): Promise<Map<number, Release[]>> {
   const grouped = new Map<number, Release[]>(labelIds.map((id) => [id, []]))
   if (labelIds.length === 0) return grouped
-  const result = await rpc('get_latest_releases_per_label', {
-    p_label_ids: labelIds,
-    p_limit: COLLECTION_RELEASES_PER_LABEL,
-  })
-  for (const row of listOrEmpty(result, 'get_latest_releases_per_label')) {
+  const rows = await listOrEmpty(
+    rpc('get_latest_releases_per_label', { p_label_ids: labelIds, p_limit: COLLECTION_RELEASES_PER_LABEL }),
+    'get_latest_releases_per_label',
+  )
+  for (const row of rows) {
     const release = { ...row, id: Number(row.id), label_id: Number(row.label_id), genres: row.genres ?? [] }
     const list = grouped.get(release.label_id)
     if (list && list.length < COLLECTION_RELEASES_PER_LABEL) list.push(release)

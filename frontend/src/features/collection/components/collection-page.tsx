@@ -4,6 +4,7 @@ import { buttonClasses } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
 import { LoadError } from '@/components/ui/load-error'
 import { PageHeader } from '@/components/ui/page-header'
+import { QueryState } from '@/components/ui/query-state'
 import { Pager } from '@/components/ui/pager'
 import { panelId, tabId, Tabs } from '@/components/ui/tabs'
 import { inputClasses } from '@/components/ui/text-field'
@@ -61,7 +62,6 @@ export function CollectionPage({ renderRelease, isListened }: CollectionPageProp
   const changeTab = (tab: CollectionTab) => setParams({ tab: tab === 'unchecked' ? null : tab, page: null })
 
   const query = useCollectionLabels(user.id, filterType, seed)
-  const labels = query.data ?? []
   const filtered = useMemo(() => filterLabels(query.data ?? [], search), [query.data, search])
   const total = totalPages(filtered.length, COLLECTION_PAGE_SIZE)
   const current = clampPage(pageParam(params.get('page')), total)
@@ -97,35 +97,10 @@ export function CollectionPage({ renderRelease, isListened }: CollectionPageProp
     window.scrollTo({ top: 0, behavior: 'smooth' })
   }
 
-  let body: ReactNode
-  if (query.isError) {
-    body = <LoadError message={messages.load.collectionLabels} onRetry={() => void query.refetch()} retrying={query.isFetching} />
-  } else if (query.isPending) {
-    body = (
-      <div className="space-y-5" aria-busy="true" aria-label="Loading your labels">
-        {Array.from({ length: 3 }, (_, i) => (
-          <CollectionLabelCardSkeleton key={i} />
-        ))}
-      </div>
-    )
-  } else if (labels.length === 0) {
-    body =
-      filterType === 'checked' ? (
-        <EmptyState message={messages.empty.collectionChecked} />
-      ) : (
-        <EmptyState
-          message={messages.empty.collectionNothingFollowed}
-          action={
-            <Link to={paths.labels.getHref()} className={buttonClasses('primary')}>
-              Go to Labels
-            </Link>
-          }
-        />
-      )
-  } else if (filtered.length === 0) {
-    body = <EmptyState message={extraMessages.collectionNoSearchMatch(search.trim())} />
-  } else {
-    body = (
+  const content =
+    filtered.length === 0 ? (
+      <EmptyState message={extraMessages.collectionNoSearchMatch(search.trim())} />
+    ) : (
       <div className="space-y-5">
         <Pager page={current} total={total} onChange={goTo} label="Collection pages, top" />
         {releases.isError && (
@@ -149,7 +124,6 @@ export function CollectionPage({ renderRelease, isListened }: CollectionPageProp
         <Pager page={current} total={total} onChange={goTo} label="Collection pages, bottom" />
       </div>
     )
-  }
 
   return (
     <section>
@@ -174,7 +148,33 @@ export function CollectionPage({ renderRelease, isListened }: CollectionPageProp
         </div>
       </div>
       <div id={panelId('collection')} role="tabpanel" aria-labelledby={tabId('collection', filterType)}>
-        {body}
+        <QueryState
+          query={query}
+          errorMessage={messages.load.collectionLabels}
+          loading={
+            <div className="space-y-5" aria-busy="true" aria-label="Loading your labels">
+              {Array.from({ length: 3 }, (_, i) => (
+                <CollectionLabelCardSkeleton key={i} />
+              ))}
+            </div>
+          }
+          empty={
+            filterType === 'checked' ? (
+              <EmptyState message={messages.empty.collectionChecked} />
+            ) : (
+              <EmptyState
+                message={messages.empty.collectionNothingFollowed}
+                action={
+                  <Link to={paths.labels.getHref()} className={buttonClasses('primary')}>
+                    Go to Labels
+                  </Link>
+                }
+              />
+            )
+          }
+        >
+          {() => content}
+        </QueryState>
       </div>
     </section>
   )

@@ -13,17 +13,18 @@ export interface ExploreFilters {
 
 /** Up to 9 random releases not in `excludeIds`; releases without genres are dropped. */
 export async function getRandomReleases(userId: string, excludeIds: number[], filters: ExploreFilters): Promise<Release[]> {
-  const result = await rpc('get_random_releases', {
-    // label_ids and an empty genre filter are left out: their default (NULL) means "all".
-    user_id: userId,
-    exclude_ids: excludeIds,
-    num_releases: EXPLORE_COUNT,
-    genre_filters: filters.genres.length > 0 ? [...filters.genres] : undefined,
-    time_range_days: filters.timeRangeDays,
-  })
-  return listOrEmpty(result, 'get_random_releases')
-    .map(toRelease)
-    .filter((release) => Array.isArray(release.genres) && release.genres.length > 0)
+  const rows = await listOrEmpty(
+    rpc('get_random_releases', {
+      // label_ids and an empty genre filter are left out: their default (NULL) means "all".
+      user_id: userId,
+      exclude_ids: excludeIds,
+      num_releases: EXPLORE_COUNT,
+      genre_filters: filters.genres.length > 0 ? [...filters.genres] : undefined,
+      time_range_days: filters.timeRangeDays,
+    }),
+    'get_random_releases',
+  )
+  return rows.map(toRelease).filter((release) => Array.isArray(release.genres) && release.genres.length > 0)
 }
 
 /**

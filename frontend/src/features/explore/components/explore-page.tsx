@@ -2,8 +2,8 @@ import { useMemo, useState, type ReactNode } from 'react'
 import { Button, focusRing } from '@/components/ui/button'
 import { FilterChip } from '@/components/ui/chip'
 import { EmptyState } from '@/components/ui/empty-state'
-import { LoadError } from '@/components/ui/load-error'
 import { PageHeader } from '@/components/ui/page-header'
+import { QueryState } from '@/components/ui/query-state'
 import { Skeleton } from '@/components/ui/skeleton'
 import { EXPLORE_COUNT, EXPLORE_DEFAULT_TIME_RANGE_DAYS, EXPLORE_TIME_RANGES } from '@/config/constants'
 import { extraMessages, messages } from '@/config/messages'
@@ -163,30 +163,42 @@ export function ExplorePage({ renderRelease }: ExplorePageProps) {
           />
         )}
         <div aria-busy={loading} className="min-w-0">
-          {query.isError && !query.isPlaceholderData ? (
-            <LoadError message={messages.load.releases(errorMessage(query.error))} onRetry={() => void query.refetch()} retrying={loading} />
-          ) : query.isPending ? (
-            <div className={gridClasses}>
-              {Array.from({ length: EXPLORE_COUNT }, (_, i) => (
-                <Skeleton key={i} className="h-32 rounded-2xl sm:h-36" />
-              ))}
-            </div>
-          ) : releases.length === 0 ? (
-            <EmptyState
-              message={messages.empty.explore}
-              action={allShown ? <p className="text-sm text-zinc-500">{extraMessages.exploreAllShown}</p> : undefined}
-            />
-          ) : (
-            // The cards on screen stay as they are while the next pick loads (Shuffle shows it
-            // is busy); the new ones fade in one by one instead of the grid dimming as a whole.
-            <div className={gridClasses}>
-              {releases.map((release, index) => (
-                <div key={release.id} className="min-w-0 motion-safe:animate-card-in" style={{ animationDelay: `${index * 25}ms` }}>
-                  {renderRelease(release, { onGenreClick, activeGenres: applied.genres })}
-                </div>
-              ))}
-            </div>
-          )}
+          <QueryState
+            // A pick that failed while the previous one is still shown (placeholder) keeps it.
+            query={{
+              data: query.data,
+              error: query.isPlaceholderData ? null : query.error,
+              isPending: query.isPending,
+              isFetching: loading,
+              refetch: query.refetch,
+            }}
+            errorMessage={(error) => messages.load.releases(errorMessage(error))}
+            loading={
+              <div className={gridClasses}>
+                {Array.from({ length: EXPLORE_COUNT }, (_, i) => (
+                  <Skeleton key={i} className="h-32 rounded-2xl sm:h-36" />
+                ))}
+              </div>
+            }
+            empty={
+              <EmptyState
+                message={messages.empty.explore}
+                action={allShown ? <p className="text-sm text-zinc-500">{extraMessages.exploreAllShown}</p> : undefined}
+              />
+            }
+          >
+            {(shown) => (
+              // The cards on screen stay as they are while the next pick loads (Shuffle shows it
+              // is busy); the new ones fade in one by one instead of the grid dimming as a whole.
+              <div className={gridClasses}>
+                {shown.map((release, index) => (
+                  <div key={release.id} className="min-w-0 motion-safe:animate-card-in" style={{ animationDelay: `${index * 25}ms` }}>
+                    {renderRelease(release, { onGenreClick, activeGenres: applied.genres })}
+                  </div>
+                ))}
+              </div>
+            )}
+          </QueryState>
         </div>
       </div>
     </section>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { orFallback } from '@/lib/errors'
+import { queryKeys } from '@/lib/query-keys'
 import { rpc } from '@/lib/supabase'
 import type { LabelsTab } from './get-labels'
 
@@ -10,7 +11,7 @@ export interface TagCount {
 
 /** Every tag in use in a tab (followed labels, or the others), most used first. */
 export async function getLabelTags(tab: LabelsTab): Promise<TagCount[]> {
-  const rows = orFallback(await rpc('get_label_tags', { followed: tab === 'following' }), [], 'get_label_tags')
+  const rows = await orFallback(rpc('get_label_tags', { followed: tab === 'following' }), [], 'get_label_tags')
   return (Array.isArray(rows) ? rows : []).map((row) => ({ tag: row.tag, labels: Number(row.labels) }))
 }
 
@@ -21,7 +22,7 @@ export async function getLabelTags(tab: LabelsTab): Promise<TagCount[]> {
  */
 export function useLabelTags(userId: string, tab: LabelsTab) {
   return useQuery({
-    queryKey: ['label-tags', userId, tab],
+    queryKey: queryKeys.labelTags(userId, tab),
     queryFn: () => getLabelTags(tab),
     staleTime: 5 * 60_000,
   })

@@ -4,6 +4,7 @@ import { FilterChip } from '@/components/ui/chip'
 import { EmptyState } from '@/components/ui/empty-state'
 import { LoadError } from '@/components/ui/load-error'
 import { PageHeader } from '@/components/ui/page-header'
+import { QueryState } from '@/components/ui/query-state'
 import { Skeleton } from '@/components/ui/skeleton'
 import { Spinner } from '@/components/ui/spinner'
 import { panelId, tabId, Tabs } from '@/components/ui/tabs'
@@ -79,7 +80,8 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
 
   const hasFilters = filters.tag !== null || filters.search !== ''
   const followedBase = tab === 'following'
-  const initialLoading = list.isPending
+  // The list as one load; a failed next page is said below the list instead.
+  const state = { data: items, error: failed ? list.error : null, isPending: list.isPending, isFetching: list.isFetching, refetch: list.refetch }
 
   return (
     <section>
@@ -143,37 +145,42 @@ export function LabelsPage({ headerActions }: { headerActions?: ReactNode }) {
         <p className="mb-4 text-sm text-zinc-600" aria-live="polite" data-testid="labels-count">
           {count !== null ? messages.labels.count(count, tab) : '\u00a0'}
         </p>
-        {failed ? (
-          <LoadError message={messages.load.labels(tab)} onRetry={() => void list.refetch()} retrying={list.isFetching} />
-        ) : initialLoading ? (
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-            {Array.from({ length: 8 }, (_, i) => (
-              <Skeleton key={i} className="h-36 rounded-2xl" />
-            ))}
-          </div>
-        ) : items.length === 0 ? (
-          tab === 'following' && !hasFilters ? (
-            <EmptyState message={messages.empty.labelsFollowing} action={<Button onClick={() => changeTab('discover')}>Discover Labels</Button>} />
-          ) : (
-            <EmptyState message={tab === 'following' ? messages.empty.labelsFollowing : messages.empty.labelsDiscover} />
-          )
-        ) : (
-          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-            {items.map((label) => (
-              <LabelCard
-                key={label.id}
-                leaving={label.leaving}
-                label={label}
-                followed={follow.valueOf(label.id, followedBase)}
-                saving={follow.isSaving(label.id)}
-                error={follow.errorOf(label.id)}
-                activeTag={filters.tag}
-                onToggleFollow={() => follow.toggle(label.id, follow.valueOf(label.id, followedBase))}
-                onTagClick={(tag) => changeTag(tag)}
-              />
-            ))}
-          </div>
-        )}
+        <QueryState
+          query={state}
+          errorMessage={messages.load.labels(tab)}
+          loading={
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+              {Array.from({ length: 8 }, (_, i) => (
+                <Skeleton key={i} className="h-36 rounded-2xl" />
+              ))}
+            </div>
+          }
+          empty={
+            tab === 'following' && !hasFilters ? (
+              <EmptyState message={messages.empty.labelsFollowing} action={<Button onClick={() => changeTab('discover')}>Discover Labels</Button>} />
+            ) : (
+              <EmptyState message={tab === 'following' ? messages.empty.labelsFollowing : messages.empty.labelsDiscover} />
+            )
+          }
+        >
+          {(shown) => (
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+              {shown.map((label) => (
+                <LabelCard
+                  key={label.id}
+                  leaving={label.leaving}
+                  label={label}
+                  followed={follow.valueOf(label.id, followedBase)}
+                  saving={follow.isSaving(label.id)}
+                  error={follow.errorOf(label.id)}
+                  activeTag={filters.tag}
+                  onToggleFollow={() => follow.toggle(label.id, follow.valueOf(label.id, followedBase))}
+                  onTagClick={(tag) => changeTag(tag)}
+                />
+              ))}
+            </div>
+          )}
+        </QueryState>
         <div ref={sentinelRef} aria-hidden="true" className="h-4" />
         {list.isFetchingNextPage && (
           <div className="flex justify-center py-6">

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { useOptimisticToggle, type OptimisticToggle } from '@/hooks/use-optimistic-toggle'
 import { messages } from '@/config/messages'
 import { useUser } from '@/lib/auth'
-import { followDependentRoots, hasRoot, queryKeys } from '@/lib/query-keys'
+import { followDependentRoots, hasRoot, mutationKeys, queryKeys } from '@/lib/query-keys'
 import { removeLabelFromTab, type LabelsTab } from '../api/get-labels'
 import { setFollow } from '../api/set-follow'
 
@@ -15,7 +15,7 @@ export function useFollowToggle(tab: LabelsTab): OptimisticToggle {
   const user = useUser()
   const queryClient = useQueryClient()
   return useOptimisticToggle({
-    mutationKey: ['follow', user.id],
+    mutationKey: mutationKeys.follow(user.id),
     persist: (labelId, next) => setFollow(user.id, labelId, next),
     successMessage: (next) => (next ? messages.follow.followed : messages.follow.unfollowed),
     errorToast: () => messages.follow.failed,

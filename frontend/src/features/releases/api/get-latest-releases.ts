@@ -9,13 +9,16 @@ import type { Release } from '@/types/api'
 
 /** One page (1-based) of the newest releases of the labels the user follows. */
 export async function getLatestReleases(userId: string, page: number): Promise<Release[]> {
-  const result = await rpc('get_latest_releases', {
-    // label_ids left out: its default (NULL) means every followed label.
-    user_id: userId,
-    page_size: NEW_RELEASES_PAGE_SIZE,
-    page,
-  })
-  return listOrEmpty(result, 'get_latest_releases').map(toRelease)
+  const rows = await listOrEmpty(
+    rpc('get_latest_releases', {
+      // label_ids left out: its default (NULL) means every followed label.
+      user_id: userId,
+      page_size: NEW_RELEASES_PAGE_SIZE,
+      page,
+    }),
+    'get_latest_releases',
+  )
+  return rows.map(toRelease)
 }
 
 /** The feed, 9 releases a page; a short page is the last one. */

@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { messages } from '@/config/messages'
-import { unwrap } from '@/lib/errors'
 import { queryKeys } from '@/lib/query-keys'
 import { selectEq } from '@/lib/supabase'
 
 /** Ids of the releases the user marked as listened. Throws on failure. */
 export async function getListenedReleaseIds(userId: string): Promise<ReadonlySet<number>> {
-  const rows = unwrap(await selectEq('user_listened_releases', 'release_id', { user_id: userId }))
-  return new Set((rows ?? []).map((row) => Number(row.release_id)))
+  const rows = await selectEq('user_listened_releases', 'release_id', { user_id: userId })
+  return new Set(rows.map((row) => Number(row.release_id)))
 }
 
 export function listenedReleaseIdsQueryOptions(userId: string) {

@@ -1,5 +1,4 @@
 import type { InfiniteData, QueryClient } from '@tanstack/react-query'
-import { unwrap } from '@/lib/errors'
 import { hasRoot, listenDependentRoots, queryKeys, releaseListRoots } from '@/lib/query-keys'
 import { deleteEq, upsertRow } from '@/lib/supabase'
 import type { Release } from '@/types/api'
@@ -7,9 +6,9 @@ import type { Release } from '@/types/api'
 /** Marks (upsert) or unmarks (delete) a release as listened. Throws on failure. */
 export async function setListened(userId: string, releaseId: number, listened: boolean): Promise<void> {
   if (listened) {
-    unwrap(await upsertRow('user_listened_releases', { user_id: userId, release_id: releaseId }, ['user_id', 'release_id']))
+    await upsertRow('user_listened_releases', { user_id: userId, release_id: releaseId }, ['user_id', 'release_id'])
   } else {
-    unwrap(await deleteEq('user_listened_releases', { user_id: userId, release_id: releaseId }))
+    await deleteEq('user_listened_releases', { user_id: userId, release_id: releaseId })
   }
 }
 

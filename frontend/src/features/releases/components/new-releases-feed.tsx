@@ -4,6 +4,7 @@ import { buttonClasses } from '@/components/ui/button'
 import { EmptyState } from '@/components/ui/empty-state'
 import { LoadError } from '@/components/ui/load-error'
 import { PageHeader } from '@/components/ui/page-header'
+import { QueryState } from '@/components/ui/query-state'
 import { CheckIcon } from '@/components/ui/check-icon'
 import { Spinner } from '@/components/ui/spinner'
 import { extraMessages, messages } from '@/config/messages'
@@ -37,49 +38,61 @@ export function NewReleasesFeed() {
   // With nothing in the feed, which empty state is true depends on the follows: unknown is an error too.
   const followsFailed = releases.length === 0 && followed.isError
   const loadMessage = feed.error ? messages.load.releases(errorMessage(feed.error)) : messages.load.followedLabels
-  const retry = () => {
-    if (feed.isError) void feed.refetch()
-    if (followed.isError) void followed.refetch()
+  // The feed's state as one load: it is empty only once the follows say which empty state is true.
+  const state = {
+    data: releases,
+    error: failed ? feed.error : !feed.isPending && followsFailed ? followed.error : null,
+    isPending: initialLoading,
+    isFetching: feed.isFetching || followed.isFetching,
+    refetch: () => {
+      if (feed.isError) void feed.refetch()
+      if (followed.isError) void followed.refetch()
+    },
   }
 
   return (
     <section>
       <PageHeader title="New Releases" subtitle="The latest releases from the labels you follow" />
-      {failed || (!feed.isPending && followsFailed) ? (
-        <LoadError message={loadMessage} onRetry={retry} retrying={feed.isFetching || followed.isFetching} />
-      ) : initialLoading ? (
-        <ReleaseGrid>
-          {Array.from({ length: 8 }, (_, i) => (
-            <ReleaseCardSkeleton key={i} />
-          ))}
-        </ReleaseGrid>
-      ) : releases.length === 0 ? (
-        followedCount === 0 ? (
-          <EmptyState
-            message={messages.empty.feedNothingFollowed}
-            action={
-              <Link to={paths.labels.getHref()} className={buttonClasses('primary')}>
-                Browse Labels
-              </Link>
-            }
-          />
-        ) : (
-          <EmptyState message={messages.empty.feedNoReleases} />
-        )
-      ) : (
-        <ReleaseGrid>
-          {releases.map((release) => (
-            <ReleaseCard
-              key={release.id}
-              release={release}
-              listened={listen.valueOf(release.id, Boolean(release.listened))}
-              saving={listen.isSaving(release.id)}
-              error={listen.errorOf(release.id)}
-              onToggleListened={() => listen.toggle(release.id, listen.valueOf(release.id, Boolean(release.listened)))}
+      <QueryState
+        query={state}
+        errorMessage={loadMessage}
+        loading={
+          <ReleaseGrid>
+            {Array.from({ length: 8 }, (_, i) => (
+              <ReleaseCardSkeleton key={i} />
+            ))}
+          </ReleaseGrid>
+        }
+        empty={
+          followedCount === 0 ? (
+            <EmptyState
+              message={messages.empty.feedNothingFollowed}
+              action={
+                <Link to={paths.labels.getHref()} className={buttonClasses('primary')}>
+                  Browse Labels
+                </Link>
+              }
             />
-          ))}
-        </ReleaseGrid>
-      )}
+          ) : (
+            <EmptyState message={messages.empty.feedNoReleases} />
+          )
+        }
+      >
+        {(shown) => (
+          <ReleaseGrid>
+            {shown.map((release) => (
+              <ReleaseCard
+                key={release.id}
+                release={release}
+                listened={listen.valueOf(release.id, Boolean(release.listened))}
+                saving={listen.isSaving(release.id)}
+                error={listen.errorOf(release.id)}
+                onToggleListened={() => listen.toggle(release.id, listen.valueOf(release.id, Boolean(release.listened)))}
+              />
+            ))}
+          </ReleaseGrid>
+        )}
+      </QueryState>
       <div ref={sentinelRef} aria-hidden="true" className="h-4" data-testid="feed-sentinel" />
       {feed.isFetchingNextPage && (
         <div className="flex justify-center py-6">

@@ -3,6 +3,7 @@ import { useOptimisticToggle, type OptimisticToggle } from '@/hooks/use-optimist
 import { messages } from '@/config/messages'
 import { useUser } from '@/lib/auth'
 import { classifyError } from '@/lib/errors'
+import { mutationKeys } from '@/lib/query-keys'
 import { setListened, writeListened } from '../api/set-listened'
 
 /** The error toast for a failed listen toggle (SPEC §8). */
@@ -22,7 +23,7 @@ export function useListenToggle(): OptimisticToggle {
   const user = useUser()
   const queryClient = useQueryClient()
   return useOptimisticToggle({
-    mutationKey: ['listen', user.id],
+    mutationKey: mutationKeys.listen(user.id),
     persist: (releaseId, next) => setListened(user.id, releaseId, next),
     successMessage: (next) => (next ? messages.listen.marked : messages.listen.unmarked),
     errorToast: listenErrorMessage,

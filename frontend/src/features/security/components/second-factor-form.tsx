@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
+import { LoadError } from '@/components/ui/load-error'
 import { useToast } from '@/components/ui/toast'
 import { TOAST_ERROR_MS } from '@/config/constants'
-import { messages } from '@/config/messages'
+import { extraMessages, messages } from '@/config/messages'
 import { useAuth } from '@/lib/auth'
-import { submitCode, useTotpFactors } from '../api/mfa'
+import { messageFor } from '@/lib/errors'
+import { useTotpFactors, useVerifyCode } from '../api/mfa'
 import { CodeField } from './code-field'
 
 /**
@@ -19,27 +21,27 @@ export function SecondFactorForm({ successMessage = messages.auth.loginSuccess }
   const factors = useTotpFactors(user?.id ?? '')
   const factor = factors.data?.find((f) => f.status === 'verified')
   const [code, setCode] = useState('')
-  const [busy, setBusy] = useState(false)
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    if (!factor) return
-    setBusy(true)
-    const problem = await submitCode(factor.id, code)
-    setBusy(false)
-    if (problem) {
-      toast.error(problem, TOAST_ERROR_MS)
+  const verify = useVerifyCode(user?.id ?? '', {
+    onSuccess: () => {
+      if (successMessage) toast.success(successMessage)
+    },
+    onError: (error) => {
+      toast.error(messageFor(error, extraMessages.mfa.verifyFailed), TOAST_ERROR_MS)
       setCode('')
-      return
-    }
-    if (successMessage) toast.success(successMessage)
+    },
+  })
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    if (factor) verify.mutate({ factorId: factor.id, code })
   }
 
   return (
     <form onSubmit={onSubmit} className="space-y-4" aria-busy={factors.isPending}>
+      {factors.isError && <LoadError compact message={extraMessages.mfa.loadFailed} onRetry={() => void factors.refetch()} retrying={factors.isFetching} />}
       <CodeField value={code} onChange={setCode} focusOnMount />
-      <Button type="submit" className="w-full" disabled={busy || !factor}>
-        {busy ? 'Checking…' : 'Verify'}
+      <Button type="submit" className="w-full" disabled={verify.isPending || !factor}>
+        {verify.isPending ? 'Checking…' : 'Verify'}
       </Button>
       <Button variant="ghost" className="w-full" onClick={() => void signOut()}>
         Use a different account

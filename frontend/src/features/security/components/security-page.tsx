@@ -2,12 +2,14 @@ import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { Modal } from '@/components/ui/modal'
 import { PageHeader } from '@/components/ui/page-header'
+import { QueryState } from '@/components/ui/query-state'
 import { Skeleton } from '@/components/ui/skeleton'
 import { useToast } from '@/components/ui/toast'
 import { TOAST_ERROR_MS } from '@/config/constants'
 import { extraMessages } from '@/config/messages'
 import { useUser } from '@/lib/auth'
-import { cancelTotpSetup, startTotpSetup, useRemoveTotp, useTotpFactors, type TotpEnrollment } from '../api/mfa'
+import { messageFor } from '@/lib/errors'
+import { cancelTotpSetup, useRemoveTotp, useStartTotpSetup, useTotpFactors, type TotpEnrollment } from '../api/mfa'
 import { TotpSetup } from './totp-setup'
 
 const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' })
@@ -17,22 +19,20 @@ export function SecurityPage() {
   const user = useUser()
   const toast = useToast()
   const factors = useTotpFactors(user.id)
-  const remove = useRemoveTotp(user.id)
   const [enrollment, setEnrollment] = useState<TotpEnrollment | null>(null)
-  const [starting, setStarting] = useState(false)
   const [confirming, setConfirming] = useState(false)
   const verified = factors.data?.find((f) => f.status === 'verified')
+  const remove = useRemoveTotp(user.id, {
+    onSuccess: () => toast.success(extraMessages.mfa.removed),
+    onError: (error) => toast.error(messageFor(error, extraMessages.mfa.removeFailed), TOAST_ERROR_MS),
+    onSettled: () => setConfirming(false),
+  })
+  const setup = useStartTotpSetup({
+    onSuccess: setEnrollment,
+    onError: (error) => toast.error(messageFor(error, extraMessages.mfa.setupFailed), TOAST_ERROR_MS),
+  })
 
-  const start = async () => {
-    setStarting(true)
-    try {
-      setEnrollment(await startTotpSetup(factors.data?.filter((f) => f.status === 'unverified') ?? []))
-    } catch (error) {
-      toast.error((error as Error).message, TOAST_ERROR_MS)
-    } finally {
-      setStarting(false)
-    }
-  }
+  const start = () => setup.mutate(factors.data?.filter((f) => f.status === 'unverified') ?? [])
 
   const finish = () => {
     setEnrollment(null)
@@ -46,12 +46,7 @@ export function SecurityPage() {
   }
 
   const onRemove = () => {
-    if (!verified) return
-    remove.mutate(verified.id, {
-      onSuccess: () => toast.success(extraMessages.mfa.removed),
-      onError: (error) => toast.error(error.message, TOAST_ERROR_MS),
-      onSettled: () => setConfirming(false),
-    })
+    if (verified) remove.mutate(verified.id)
   }
 
   return (
@@ -78,30 +73,30 @@ export function SecurityPage() {
           )}
         </div>
         <div className="mt-6">
-          {factors.isPending ? (
-            <Skeleton className="h-10 w-56" />
-          ) : factors.isError ? (
-            <p className="text-sm text-zinc-600">{extraMessages.mfa.loadFailed}</p>
-          ) : verified ? (
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <p className="text-sm text-zinc-700">
-                <span className="font-medium text-zinc-900">{verified.friendlyName || 'Authenticator app'}</span>, added{' '}
-                {dateFormat.format(new Date(verified.createdAt))}
-              </p>
-              <Button variant="secondary" onClick={() => setConfirming(true)}>
-                Remove
-              </Button>
-            </div>
-          ) : enrollment ? (
-            <TotpSetup enrollment={enrollment} onDone={finish} onCancel={cancel} />
-          ) : (
-            <div className="space-y-3">
-              <p className="text-sm text-zinc-600">Once it is on, devices signed in with your password alone are signed out.</p>
-              <Button onClick={start} disabled={starting}>
-                {starting ? 'Preparing…' : 'Set up authenticator app'}
-              </Button>
-            </div>
-          )}
+          <QueryState query={factors} compact loading={<Skeleton className="h-10 w-56" />} errorMessage={extraMessages.mfa.loadFailed}>
+            {() =>
+              verified ? (
+                <div className="flex flex-wrap items-center justify-between gap-3">
+                  <p className="text-sm text-zinc-700">
+                    <span className="font-medium text-zinc-900">{verified.friendlyName || 'Authenticator app'}</span>, added{' '}
+                    {dateFormat.format(new Date(verified.createdAt))}
+                  </p>
+                  <Button variant="secondary" onClick={() => setConfirming(true)}>
+                    Remove
+                  </Button>
+                </div>
+              ) : enrollment ? (
+                <TotpSetup enrollment={enrollment} onDone={finish} onCancel={cancel} />
+              ) : (
+                <div className="space-y-3">
+                  <p className="text-sm text-zinc-600">Once it is on, devices signed in with your password alone are signed out.</p>
+                  <Button onClick={start} disabled={setup.isPending}>
+                    {setup.isPending ? 'Preparing…' : 'Set up authenticator app'}
+                  </Button>
+                </div>
+              )
+            }
+          </QueryState>
         </div>
       </section>
       <Modal

@@ -3,7 +3,9 @@ import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
 import { TOAST_ERROR_MS } from '@/config/constants'
 import { extraMessages } from '@/config/messages'
-import { submitCode, type TotpEnrollment } from '../api/mfa'
+import { useUser } from '@/lib/auth'
+import { messageFor } from '@/lib/errors'
+import { useVerifyCode, type TotpEnrollment } from '../api/mfa'
 import { CodeField } from './code-field'
 
 /**
@@ -11,22 +13,24 @@ import { CodeField } from './code-field'
  * factor counts only once a code is verified; until then the account signs in as before.
  */
 export function TotpSetup({ enrollment, onDone, onCancel }: { enrollment: TotpEnrollment; onDone: () => void; onCancel: () => void }) {
+  const user = useUser()
   const toast = useToast()
   const [code, setCode] = useState('')
-  const [busy, setBusy] = useState(false)
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault()
-    setBusy(true)
-    const problem = await submitCode(enrollment.factorId, code)
-    setBusy(false)
-    if (problem) {
-      toast.error(problem, TOAST_ERROR_MS)
+  const verify = useVerifyCode(user.id, {
+    onSuccess: () => {
+      toast.success(extraMessages.mfa.enabled)
+      onDone()
+    },
+    onError: (error) => {
+      toast.error(messageFor(error, extraMessages.mfa.verifyFailed), TOAST_ERROR_MS)
       setCode('')
-      return
-    }
-    toast.success(extraMessages.mfa.enabled)
-    onDone()
+    },
+  })
+  const busy = verify.isPending
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault()
+    verify.mutate({ factorId: enrollment.factorId, code })
   }
 
   return (

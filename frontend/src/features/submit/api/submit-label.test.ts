@@ -49,6 +49,6 @@ describe('submitLabel', () => {
 
   it('fails when the label lookup fails', async () => {
     apiServer.use(http.get('*/rest/v1/labels', () => HttpResponse.json({ message: 'boom' }, { status: 500 })))
-    expect(await submitLabel(userId, 'https://x.bandcamp.com')).toEqual({ kind: 'failed' })
+    await expect(submitLabel(userId, 'https://x.bandcamp.com')).rejects.toMatchObject({ name: 'RequestError', status: 500, message: 'boom' })
   })
 })

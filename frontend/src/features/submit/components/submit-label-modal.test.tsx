@@ -65,7 +65,7 @@ describe('SubmitLabelModal', () => {
   })
 
   it('reports a failed submission', async () => {
-    submitMock.mockResolvedValue({ kind: 'failed' })
+    submitMock.mockRejectedValue(new Error('boom'))
     const { input, onClose } = openModal()
     type(input, 'https://label.bandcamp.com')
     submit()
@@ -133,7 +133,7 @@ describe('SubmitLabelModal, a label already on Labelbase', () => {
 
   it('says so instead of queueing it, and offers to follow it', async () => {
     submitMock.mockResolvedValue({ kind: 'already-listed', label: { id: 7, name: 'Ghostly Tapes', followed: false } })
-    followMock.mockResolvedValue(true)
+    followMock.mockResolvedValue(undefined)
     const { input, onClose } = openModal()
     type(input, 'https://ghostlytapes.bandcamp.com')
     submit()
@@ -162,7 +162,7 @@ describe('SubmitLabelModal, a label already on Labelbase', () => {
 
   it('reports a failed follow and stays open', async () => {
     submitMock.mockResolvedValue({ kind: 'already-listed', label: { id: 7, name: 'Ghostly Tapes', followed: false } })
-    followMock.mockResolvedValue(false)
+    followMock.mockRejectedValue(new Error('permission denied'))
     const { input, onClose } = openModal()
     type(input, 'https://ghostlytapes.bandcamp.com')
     submit()

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query'
 import { useState, type FormEvent } from 'react'
 import { Button } from '@/components/ui/button'
 import { Modal } from '@/components/ui/modal'
@@ -7,8 +6,8 @@ import { useToast } from '@/components/ui/toast'
 import { TOAST_ERROR_MS, TOAST_SUBMISSION_MS, TOAST_SUCCESS_MS } from '@/config/constants'
 import { extraMessages, messages } from '@/config/messages'
 import { useAuth } from '@/lib/auth'
-import { followDependentRoots, hasRoot } from '@/lib/query-keys'
-import { followListedLabel, submitLabel, type ListedLabel } from '../api/submit-label'
+import type { ListedLabel } from '../api/submit-label'
+import { useFollowListedLabel, useSubmitLabel } from '../api/use-submit-label'
 import { checkLabelUrl } from '../utils/label-url'
 
 interface SubmitLabelModalProps {
@@ -21,11 +20,8 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
   const { user } = useAuth()
   const toast = useToast()
   const [value, setValue] = useState('')
-  const [submitting, setSubmitting] = useState(false)
   // A label already on Labelbase at the submitted URL: said in the dialog, with Follow.
   const [listed, setListed] = useState<{ url: string; label: ListedLabel } | null>(null)
-  const [following, setFollowing] = useState(false)
-  const queryClient = useQueryClient()
   const check = checkLabelUrl(value)
   const showError = value.trim() !== '' && !check.ok
   const shownListed = listed && check.ok && listed.url === check.url ? listed.label : null
@@ -36,23 +32,34 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
     onClose()
   }
 
-  const follow = async (label: ListedLabel) => {
-    if (!user || following) return
-    setFollowing(true)
-    const ok = await followListedLabel(user.id, label.id).catch(() => false)
-    setFollowing(false)
-    if (!ok) {
-      toast.error(messages.follow.failed, TOAST_ERROR_MS)
-      return
-    }
-    void queryClient.invalidateQueries({ predicate: hasRoot(followDependentRoots) })
-    toast.success(messages.follow.followed, TOAST_SUCCESS_MS)
-    close()
+  const submit = useSubmitLabel({
+    onSuccess: (outcome, { labelUrl }) => {
+      if (outcome.kind === 'already-listed') {
+        setListed({ url: labelUrl, label: outcome.label })
+        return
+      }
+      if (outcome.kind === 'already-queued') toast.info(messages.submit.alreadyQueued, TOAST_SUBMISSION_MS)
+      else toast.success(messages.submit.success, TOAST_SUBMISSION_MS)
+      close()
+    },
+    onError: () => toast.error(messages.submit.failed, TOAST_SUBMISSION_MS),
+  })
+  const followLabel = useFollowListedLabel({
+    onSuccess: () => {
+      toast.success(messages.follow.followed, TOAST_SUCCESS_MS)
+      close()
+    },
+    onError: () => toast.error(messages.follow.failed, TOAST_ERROR_MS),
+  })
+
+  const follow = (label: ListedLabel) => {
+    if (!user || followLabel.isPending) return
+    followLabel.mutate({ userId: user.id, labelId: label.id })
   }
 
-  const onSubmit = async (event: FormEvent) => {
+  const onSubmit = (event: FormEvent) => {
     event.preventDefault()
-    if (submitting) return
+    if (submit.isPending) return
     if (!user) {
       toast.error(messages.submit.mustBeLoggedIn, TOAST_SUBMISSION_MS)
       return
@@ -62,25 +69,7 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
       toast.error(messages.submit.invalidAtSubmit, TOAST_SUBMISSION_MS)
       return
     }
-    setSubmitting(true)
-    try {
-      const outcome = await submitLabel(user.id, checked.url)
-      if (outcome.kind === 'failed') {
-        toast.error(messages.submit.failed, TOAST_SUBMISSION_MS)
-        return
-      }
-      if (outcome.kind === 'already-listed') {
-        setListed({ url: checked.url, label: outcome.label })
-        return
-      }
-      if (outcome.kind === 'already-queued') toast.info(messages.submit.alreadyQueued, TOAST_SUBMISSION_MS)
-      else toast.success(messages.submit.success, TOAST_SUBMISSION_MS)
-      close()
-    } catch {
-      toast.error(messages.submit.failed, TOAST_SUBMISSION_MS)
-    } finally {
-      setSubmitting(false)
-    }
+    submit.mutate({ userId: user.id, labelUrl: checked.url })
   }
 
   return (
@@ -115,8 +104,8 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
               {shownListed.followed ? extraMessages.submitAlreadyFollowed(shownListed.name) : extraMessages.submitAlreadyListed(shownListed.name)}
             </p>
             {!shownListed.followed && (
-              <Button size="sm" onClick={() => void follow(shownListed)} disabled={following}>
-                {following ? 'Following…' : `Follow ${shownListed.name}`}
+              <Button size="sm" onClick={() => follow(shownListed)} disabled={followLabel.isPending}>
+                {followLabel.isPending ? 'Following…' : `Follow ${shownListed.name}`}
               </Button>
             )}
           </div>
@@ -125,8 +114,8 @@ export function SubmitLabelModal({ open, onClose }: SubmitLabelModalProps) {
           <Button variant="secondary" onClick={close}>
             Cancel
           </Button>
-          <Button type="submit" disabled={submitting || value.trim() === '' || shownListed !== null}>
-            {submitting ? 'Submitting…' : 'Submit'}
+          <Button type="submit" disabled={submit.isPending || value.trim() === '' || shownListed !== null}>
+            {submit.isPending ? 'Submitting…' : 'Submit'}
           </Button>
         </div>
       </form>
