@@ -165,8 +165,9 @@ func TestInboxKeepsNewestAndServes(t *testing.T) {
 func TestSMTPLogsInToALoopbackRelayWithoutTLS(t *testing.T) {
 	sink := startSMTPSink(t, true)
 	port := sink.ln.Addr().(*net.TCPAddr).Port
-	s, err := NewSMTP(&config.Config{SMTPHost: "127.0.0.1", SMTPPort: port, SMTPAdminEmail: "noreply@labelbase.test",
-		SMTPUser: "relay", SMTPPass: "secret"})
+	cfg := configtest.New(t, map[string]string{"SMTP_HOST": "127.0.0.1", "SMTP_PORT": strconv.Itoa(port),
+		"SMTP_ADMIN_EMAIL": "noreply@labelbase.test", "SMTP_USER": "relay", "SMTP_PASS": "secret"})
+	s, err := NewSMTP(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
