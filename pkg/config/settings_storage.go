@@ -139,7 +139,7 @@ func ParseFileSize(s string) (int64, error) {
 	}
 	n, err := strconv.ParseFloat(m[1], 64)
 	if err != nil {
-		return 0, fmt.Errorf("%q: %v", s, err)
+		return 0, fmt.Errorf("%q: %w", s, err)
 	}
 	mult := map[string]float64{"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9}[strings.ToLower(m[2])]
 	v := n * mult

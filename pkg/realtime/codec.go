@@ -75,7 +75,7 @@ func decodeObject(data []byte) (Message, error) {
 		Payload json.RawMessage `json:"payload"`
 	}
 	if err := json.Unmarshal(data, &o); err != nil {
-		return Message{}, fmt.Errorf("%w: %v", errBadFrame, err)
+		return Message{}, fmt.Errorf("%w: %w", errBadFrame, err)
 	}
 	jr, err1 := refOf(o.JoinRef)
 	r, err2 := refOf(o.Ref)

@@ -200,7 +200,8 @@ func TestSocketLimits(t *testing.T) {
 		"REALTIME_MAX_JOINS_PER_SECOND": "2"}, nil, true)
 	idle := dial(t, g, VSN2)
 	select {
-	case <-idle.err:
+	case err := <-idle.err:
+		t.Logf("idle socket closed: %v", err)
 	case <-time.After(5 * time.Second):
 		t.Fatal("an idle socket was not closed")
 	}

@@ -180,3 +180,85 @@ test('a wrong apikey cannot open the socket', async () => {
   })
   assert.equal(res.status, 401)
 })
+
+// postgres_changes: the acceptance fixture's contract_notes is in the
+// supabase_realtime publication, and its RLS lets each member read only
+// their own notes.
+for (const vsn of ['1.0.0', '2.0.0']) {
+  describe(`postgres_changes with vsn ${vsn}`, () => {
+    async function member() {
+      const { client, user } = await signUpNewUser({ client: rtClient(vsn) })
+      // realtime-js takes the session's token for the socket.
+      const { data } = await client.auth.getSession()
+      client.realtime.setAuth(data.session.access_token)
+      return { client, user }
+    }
+
+    test('an insert reaches its owner, never another member, and filters apply', async () => {
+      const a = await member()
+      const b = await member()
+      const gotA = waiter()
+      const gotAFiltered = waiter()
+      const gotB = waiter()
+      const chA = a.client
+        .channel(`notes-a-${randomUUID()}`)
+        .on('postgres_changes', { event: 'INSERT', schema: 'public', table: 'contract_notes' }, (p) => gotA.push(p))
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'contract_notes', filter: 'score=gte.5' }, (p) => gotAFiltered.push(p))
+      const chB = b.client
+        .channel(`notes-b-${randomUUID()}`)
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'contract_notes' }, (p) => gotB.push(p))
+      assert.equal((await subscribe(chA)).status, 'SUBSCRIBED')
+      assert.equal((await subscribe(chB)).status, 'SUBSCRIBED')
+
+      const low = await a.client.from('contract_notes').insert({ body: 'low', score: 1 }).select().single()
+      assert.equal(low.error, null)
+      const high = await a.client.from('contract_notes').insert({ body: 'high', score: 9 }).select().single()
+      assert.equal(high.error, null)
+
+      const first = await gotA.next((p) => p.new?.body === 'low', 'own insert')
+      assert.equal(first.eventType, 'INSERT')
+      assert.equal(first.schema, 'public')
+      assert.equal(first.table, 'contract_notes')
+      assert.equal(first.new.owner, a.user.id)
+      await gotA.next((p) => p.new?.body === 'high', 'second own insert')
+      const filtered = await gotAFiltered.next(undefined, 'filtered change')
+      assert.equal(filtered.new.body, 'high', 'score=gte.5 lets only the high note through')
+
+      // B's own insert arrives to B: by then A's two (earlier, in commit
+      // order) would have, had RLS let them through.
+      assert.equal((await b.client.from('contract_notes').insert({ body: 'mine' })).error, null)
+      const own = await gotB.next((p) => p.new?.body === 'mine', "B's own insert")
+      assert.equal(own.new.owner, b.user.id)
+      await assert.rejects(
+        gotB.next((p) => p.new?.owner === a.user.id, "A's row at B"),
+        /no A's row at B/,
+      )
+    })
+
+    test('an update carries the new row; a subscription that can never deliver says so', async () => {
+      const a = await member()
+      const got = waiter()
+      const ch = a.client
+        .channel(`notes-u-${randomUUID()}`)
+        .on('postgres_changes', { event: 'UPDATE', schema: 'public', table: 'contract_notes' }, (p) => got.push(p))
+      assert.equal((await subscribe(ch)).status, 'SUBSCRIBED')
+      const ins = await a.client.from('contract_notes').insert({ body: 'draft' }).select().single()
+      assert.equal(ins.error, null)
+      assert.equal((await a.client.from('contract_notes').update({ body: 'final' }).eq('id', ins.data.id)).error, null)
+      const u = await got.next(undefined, 'update')
+      assert.equal(u.eventType, 'UPDATE')
+      assert.equal(u.new.body, 'final')
+      assert.equal(u.old.id, ins.data.id, 'the primary key of the old row')
+
+      const system = waiter()
+      const bad = a.client
+        .channel(`notes-bad-${randomUUID()}`)
+        .on('system', {}, (m) => system.push(m))
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'contract_unpublished' }, () => {})
+      await subscribe(bad)
+      const m = await system.next((x) => x.status === 'error', 'system error')
+      assert.equal(m.extension, 'postgres_changes')
+      assert.match(String(m.message), /contract_unpublished|publication/)
+    })
+  })
+}

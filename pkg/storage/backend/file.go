@@ -176,7 +176,7 @@ func (f *File) Walk(ctx context.Context, olderThan time.Time, fn func(version st
 		}
 		info, err := e.Info()
 		if err != nil || !info.ModTime().Before(olderThan) {
-			return nil
+			return nil //nolint:nilerr // a file gone mid-walk (another sweep took it) or too young is skipped
 		}
 		return fn(e.Name())
 	})
