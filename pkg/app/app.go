@@ -35,6 +35,8 @@ type App struct {
 	WebBuilt bool
 	// Metrics is what the admin listener serves (AdminHandler).
 	Metrics *metrics.Metrics
+	// Router picks the replica of each /rest/v1 read (pkg/db).
+	Router *db.Router
 
 	log *slog.Logger
 	wg  sync.WaitGroup
@@ -55,7 +57,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	for _, opt := range opts {
 		opt(&o)
 	}
-	pools, err := db.Open(ctx, cfg.DatabaseURL, cfg.RESTDatabaseURL, cfg.DBPoolSize)
+	pools, err := openPools(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -89,8 +91,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		pools.Close()
 		return nil, fmt.Errorf("app: auth: %w", err)
 	}
+	router := db.NewRouter(pools, db.RouterOptions{MaxLagBytes: cfg.Replicas.MaxLagBytes, Interval: cfg.Replicas.CheckInterval, Log: log})
+	listenTo, _ := pools.ListenConfig() // parsed once already by openPools
 	restAPI, err := rest.New(ctx, rest.Deps{Config: cfg, Pool: pools.REST, Verifier: verifier, Log: log, Observe: o.observe,
-		OnReload: m.SchemaReloaded})
+		OnReload: m.SchemaReloaded, Router: router, ListenConfig: listenTo})
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)
@@ -122,8 +126,11 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
+	if router.HasReplicas() && cfg.Replicas.ReadYourWritesWindow > 0 {
+		h.Use(readYourWrites(router, cfg.Replicas.ReadYourWritesWindow, log))
+	}
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, WebBuilt: built, Metrics: m, log: log, auth: authAPI,
-		keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic}, nil
+		keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, Router: router}, nil
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.
@@ -162,6 +169,7 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 		defer a.wg.Done()
 		a.REST.Watch(ctx)
 	}()
+	a.wg.Go(func() { a.Router.Run(ctx) })
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()

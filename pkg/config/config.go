@@ -196,6 +196,10 @@ type Config struct {
 
 	LogLevel  string
 	LogFormat string
+
+	// Replicas: read replicas, the pooler's direct URL, the connection
+	// budget (replicas.go).
+	Replicas Replicas
 }
 
 // RateLimit allows Burst requests at once, refilled at Count per Per.
@@ -285,7 +289,9 @@ func Load(getenv Getenv) (*Config, error) {
 		LogLevel:                    p.str("LOG_LEVEL", "info"),
 		LogFormat:                   p.str("LOG_FORMAT", "text"),
 	}
+	c.Replicas = loadReplicas(&p)
 	c.validate(&p)
+	c.checkPooled(&p)
 	if raw := p.secret("JWT_KEYS", ""); raw != "" && len(c.JWTSecret) >= 32 {
 		keys, err := token.ParseJWTKeys(raw, c.JWTSecret)
 		if err != nil {
