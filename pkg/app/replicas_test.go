@@ -94,7 +94,7 @@ func TestReplicaRouting(t *testing.T) {
 	s := pgtest.SharedReplicaSet(t)
 	replicaSchema(t, s, "routing")
 	g := startGateway(t, s.URL(), map[string]string{
-		"DATABASE_REPLICA_URLS": s.On(s.Replicas[0]) + "," + s.On(s.Replicas[1]),
+		"DATABASE_REPLICA_URLS":  s.On(s.Replicas[0]) + "," + s.On(s.Replicas[1]),
 		"REPLICA_CHECK_INTERVAL": "100ms",
 	}, false, nil)
 	waitHealthy(t, g.app, 2, 5*time.Second)
