@@ -151,9 +151,26 @@ func poolConfig(u string, size int, exec bool, afterConnect func(context.Context
 	cfg.ConnConfig.RuntimeParams["application_name"] = "labelbase"
 	if exec {
 		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeExec
+		next := afterConnect
+		afterConnect = func(ctx context.Context, c *pgx.Conn) error {
+			execTypes(c)
+			if next != nil {
+				return next(ctx, c)
+			}
+			return nil
+		}
 	}
 	cfg.AfterConnect = afterConnect
 	return cfg, nil
+}
+
+// execTypes prepares a connection for QueryExecModeExec, where the server
+// does not describe a statement's parameters first: pgx must pick each
+// parameter's type from its Go type alone, and knows none for a map. Maps
+// (JSON metadata, claims) go to jsonb parameters in this code base.
+func execTypes(c *pgx.Conn) {
+	c.TypeMap().RegisterDefaultPgType(map[string]any{}, "jsonb")
+	c.TypeMap().RegisterDefaultPgType(map[string]string{}, "jsonb")
 }
 
 func newPool(ctx context.Context, u string, size int, exec bool, afterConnect func(context.Context, *pgx.Conn) error) (*pgxpool.Pool, error) {
