@@ -58,8 +58,8 @@ func Open(ctx context.Context, ownerURL, restURL string, size int) (*Pools, erro
 
 // OpenWith connects every pool o names. Replicas are not reached here: one
 // that is down at start is simply not used until its health check passes.
-func OpenWith(ctx context.Context, o Options) (p *Pools, err error) {
-	p = &Pools{opts: o}
+func OpenWith(ctx context.Context, o Options) (_ *Pools, err error) {
+	p := &Pools{opts: o}
 	defer func() {
 		if err != nil {
 			p.Close()
