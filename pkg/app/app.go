@@ -83,8 +83,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
 	}
 	m := metrics.New()
-	m.AddPool("owner", pools.Owner)
-	m.AddPool("rest", pools.REST)
+	addPoolMetrics(m, pools)
 	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log, Mailer: mailer,
 		Observe: m.AuthEvent})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/metrics"
 )
 
 // ReadAfterCookie carries the primary's WAL position after a client's
@@ -114,4 +115,17 @@ func setReadAfter(ctx context.Context, w http.ResponseWriter, rt *db.Router, win
 	}
 	http.SetCookie(w, &http.Cookie{Name: ReadAfterCookie, Value: l.String(), Path: "/rest/v1",
 		MaxAge: int(window / time.Second), HttpOnly: true, SameSite: http.SameSiteLaxMode})
+}
+
+// addPoolMetrics reports every pool's use: owner, REST, each replica's and
+// the direct one behind a pooler.
+func addPoolMetrics(m *metrics.Metrics, pools *db.Pools) {
+	m.AddPool("owner", pools.Owner)
+	m.AddPool("rest", pools.REST)
+	for _, r := range pools.Replicas {
+		m.AddPool("replica "+r.Name, r.Pool())
+	}
+	if pools.Session != pools.Owner {
+		m.AddPool("direct", pools.Session)
+	}
 }
