@@ -117,13 +117,10 @@ func (r *Replica) check(ctx context.Context, primary LSN, maxLag int64) ReplicaS
 		return ReplicaState{Why: err.Error(), At: now}
 	}
 	st := ReplicaState{Replayed: pos, At: now}
+	// With the primary's position unknown (0: it was never reached), the
+	// replica's data is as fresh as anything that can be read.
 	if primary > pos {
 		st.LagBytes = int64(primary - pos)
-	}
-	if primary == 0 {
-		// The primary's position is unknown (it is down): the replica's
-		// data is as fresh as anything we can read.
-		st.LagBytes = 0
 	}
 	if st.LagBytes > maxLag {
 		st.Why = fmt.Sprintf("%d bytes behind the primary (REPLICA_MAX_LAG_BYTES=%d)", st.LagBytes, maxLag)

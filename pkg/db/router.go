@@ -2,13 +2,11 @@ package db
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
@@ -136,13 +134,11 @@ func (rt *Router) CheckNow(ctx context.Context) {
 	pctx, cancel := context.WithTimeout(ctx, timeout)
 	if l, err := rt.PrimaryLSN(pctx); err == nil {
 		rt.primaryLSN.Store(uint64(l))
-	} else if !errors.Is(err, context.Canceled) {
+	} else if ctx.Err() == nil {
 		// The primary is away (failover, restart): compare with the last
-		// position known rather than take every replica out.
-		var pe *pgconn.PgError
-		if errors.As(err, &pe) {
-			rt.log.Warn("replica check: cannot read the primary's WAL position", "err", err)
-		}
+		// position known rather than take every replica out. Its requests
+		// report the outage; this would only repeat it twice a second.
+		rt.log.Debug("replica check: cannot read the primary's WAL position", "err", err)
 	}
 	cancel()
 	primary := LSN(rt.primaryLSN.Load())
