@@ -155,6 +155,29 @@ func TestReplicaLossAndFailover(t *testing.T) {
 	if status, tk2 := g.grant(t, "refresh_token", jsonBody(map[string]string{"refresh_token": tk.RefreshToken})); status != 200 || tk2.RefreshToken == tk.RefreshToken {
 		t.Fatalf("refresh after failover: %d %+v", status, tk2)
 	}
+
+	// The schema-cache listener follows the multi-host URL to the new
+	// primary: a table made there becomes readable.
+	c, err := pgx.Connect(context.Background(), s.On(s.Replicas[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	if _, err := c.Exec(context.Background(), `CREATE TABLE public.after_failover (v int); INSERT INTO public.after_failover VALUES (1);
+		GRANT SELECT ON public.after_failover TO anon; NOTIFY pgrst, 'reload schema'`); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(40 * time.Second)
+	for {
+		status, body := g.call(t, "GET", "/rest/v1/after_failover", "")
+		if status == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a table created on the new primary is still unknown: %d %s", status, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 func promote(t *testing.T, u string) {
