@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/migrate"
 	"github.com/labelbase/labelbase/pkg/pgcluster"
@@ -188,6 +189,12 @@ func (s *ReplicaSet) WaitReplayed(t testing.TB) {
 // unless CI=true, where it fails: CI must run these tests.
 func (s *ReplicaSet) Bouncer(t testing.TB, poolSize int) *pgcluster.Bouncer {
 	t.Helper()
+	return s.BouncerFor(t, s.DB, poolSize)
+}
+
+// BouncerFor is Bouncer in front of database db of the primary.
+func (s *ReplicaSet) BouncerFor(t testing.TB, db string, poolSize int) *pgcluster.Bouncer {
+	t.Helper()
 	if _, err := exec.LookPath("pgbouncer"); err != nil {
 		if _, serr := os.Stat("/usr/sbin/pgbouncer"); serr != nil {
 			if os.Getenv("CI") == "true" {
@@ -204,8 +211,8 @@ func (s *ReplicaSet) Bouncer(t testing.TB, poolSize int) *pgcluster.Bouncer {
 	b, err := s.Primary.StartPgBouncer(context.Background(), pgcluster.BouncerOptions{
 		Dir: filepath.Join(s.dir, "bouncer-"+randomHex(4)), PoolSize: poolSize,
 		Databases: map[string]pgcluster.BouncerLogin{
-			"owner": {DB: s.DB, User: "postgres", Password: super},
-			"rest":  {DB: s.DB, User: "authenticator", Password: s.AuthenticatorPassword},
+			"owner": {DB: db, User: "postgres", Password: super},
+			"rest":  {DB: db, User: "authenticator", Password: s.AuthenticatorPassword},
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -229,4 +236,44 @@ func stopShared() {
 	if shared != nil {
 		shared.stop()
 	}
+}
+
+// NewDB makes a fresh migrated database on the primary, dropped at
+// cleanup, with a superuser pool on it.
+func (s *ReplicaSet) NewDB(t testing.TB) *DB {
+	t.Helper()
+	ctx := context.Background()
+	name := "lbrs_" + randomHex(6)
+	admin, err := pgx.Connect(ctx, s.Primary.URL("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+		t.Fatal(err)
+	}
+	u := s.Primary.URL(name)
+	m, err := migrate.New(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upErr := m.Up()
+	_ = m.Close()
+	if upErr != nil {
+		t.Fatal(upErr)
+	}
+	pool, err := pgxpool.New(ctx, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		pool.Close()
+		c, err := pgx.Connect(ctx, s.Primary.URL("postgres"))
+		if err != nil {
+			return
+		}
+		defer c.Close(ctx)
+		_, _ = c.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+	})
+	return &DB{Name: name, URL: u, Pool: pool}
 }
