@@ -57,7 +57,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	for _, opt := range opts {
 		opt(&o)
 	}
-	pools, err := openPools(ctx, cfg, log)
+	pools, listenChecked, err := openPools(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -82,18 +82,19 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	case mailer == nil:
 		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
 	}
-	m := metrics.New()
-	addPoolMetrics(m, pools)
+	m := poolMetrics(pools)
 	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log, Mailer: mailer,
 		Observe: m.AuthEvent})
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: auth: %w", err)
 	}
-	router := db.NewRouter(pools, db.RouterOptions{MaxLagBytes: cfg.Replicas.MaxLagBytes, Interval: cfg.Replicas.CheckInterval, Log: log})
-	listenTo, _ := pools.ListenConfig() // parsed once already by openPools
+	router, listenTo := routing(cfg, pools, log)
 	restAPI, err := rest.New(ctx, rest.Deps{Config: cfg, Pool: pools.REST, Verifier: verifier, Log: log, Observe: o.observe,
 		OnReload: m.SchemaReloaded, Router: router, ListenConfig: listenTo})
+	if err == nil {
+		err = <-listenChecked // the schema listener's connection works
+	}
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
@@ -21,30 +22,38 @@ import (
 const ReadAfterCookie = "labelbase-read-after"
 
 // openPools opens the pools cfg describes and refuses, before serving
-// anything, a set-up that would break silently: LISTEN through a
-// transaction pooler, or more connections than the primary allows.
-func openPools(ctx context.Context, cfg *config.Config, log *slog.Logger) (*db.Pools, error) {
+// anything, a set-up that would break silently: more connections than the
+// primary allows, or (reported by listenChecked, which New waits for once
+// the rest of start-up is done, so that its round trips overlap it) LISTEN
+// through a transaction pooler.
+func openPools(ctx context.Context, cfg *config.Config, log *slog.Logger) (pools *db.Pools, listenChecked <-chan error, err error) {
 	rc := cfg.Replicas
-	pools, err := db.OpenWith(ctx, db.Options{OwnerURL: cfg.DatabaseURL, RESTURL: cfg.RESTDatabaseURL, Size: cfg.DBPoolSize,
+	pools, err = db.OpenWith(ctx, db.Options{OwnerURL: cfg.DatabaseURL, RESTURL: cfg.RESTDatabaseURL, Size: cfg.DBPoolSize,
 		Exec: !cfg.DBPreparedStatements, DirectURL: rc.DirectURL, ReplicaURLs: rc.URLs})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if err := checkPools(ctx, cfg, pools, log); err != nil {
+	listen, err := pools.ListenConfig()
+	if err != nil {
 		pools.Close()
-		return nil, err
+		return nil, nil, fmt.Errorf("app: DATABASE_DIRECT_URL: %w", err)
 	}
-	return pools, nil
+	checked := make(chan error, 1)
+	go func() {
+		if err := db.CheckListen(ctx, listen); err != nil {
+			checked <- err
+		}
+		close(checked)
+	}()
+	if err := checkPools(ctx, cfg, pools, log); err != nil {
+		<-checked
+		pools.Close()
+		return nil, nil, err
+	}
+	return pools, checked, nil
 }
 
 func checkPools(ctx context.Context, cfg *config.Config, pools *db.Pools, log *slog.Logger) error {
-	listen, err := pools.ListenConfig()
-	if err != nil {
-		return fmt.Errorf("app: DATABASE_DIRECT_URL: %w", err)
-	}
-	if err := db.CheckListen(ctx, listen); err != nil {
-		return fmt.Errorf("app: %w", err)
-	}
 	b := db.Budget{Gateways: cfg.Replicas.Gateways, PoolSize: cfg.DBPoolSize, Pooled: pools.Pooled()}
 	spare, err := b.Check(ctx, pools.Session)
 	if err != nil {
@@ -117,9 +126,18 @@ func setReadAfter(ctx context.Context, w http.ResponseWriter, rt *db.Router, win
 		MaxAge: int(window / time.Second), HttpOnly: true, SameSite: http.SameSiteLaxMode})
 }
 
-// addPoolMetrics reports every pool's use: owner, REST, each replica's and
-// the direct one behind a pooler.
-func addPoolMetrics(m *metrics.Metrics, pools *db.Pools) {
+// routing is the replica router and the connection the schema listener
+// uses (parsed once already by openPools, so it cannot fail here).
+func routing(cfg *config.Config, pools *db.Pools, log *slog.Logger) (*db.Router, *pgx.ConnConfig) {
+	rt := db.NewRouter(pools, db.RouterOptions{MaxLagBytes: cfg.Replicas.MaxLagBytes, Interval: cfg.Replicas.CheckInterval, Log: log})
+	listen, _ := pools.ListenConfig()
+	return rt, listen
+}
+
+// poolMetrics is the gateway's metrics with every pool's use reported:
+// owner, REST, each replica's and the direct one behind a pooler.
+func poolMetrics(pools *db.Pools) *metrics.Metrics {
+	m := metrics.New()
 	m.AddPool("owner", pools.Owner)
 	m.AddPool("rest", pools.REST)
 	for _, r := range pools.Replicas {
@@ -128,4 +146,5 @@ func addPoolMetrics(m *metrics.Metrics, pools *db.Pools) {
 	if pools.Session != pools.Owner {
 		m.AddPool("direct", pools.Session)
 	}
+	return m
 }
