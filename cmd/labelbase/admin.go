@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/demo"
 	"github.com/labelbase/labelbase/pkg/invite"
 	"github.com/labelbase/labelbase/pkg/migrate"
@@ -22,6 +23,13 @@ func runMigrate(ctx context.Context, args []string, stdout io.Writer, log *slog.
 	u, err := databaseURL(log)
 	if err != nil {
 		return err
+	}
+	// Migrations take a session-level lock: behind a pooler they run on
+	// the direct connection.
+	if d, err := config.DirectDatabaseURL(cliGetenv(log)); err != nil {
+		return err
+	} else if d != "" {
+		u = d
 	}
 	m, err := migrate.New(u)
 	if err != nil {

@@ -36,7 +36,8 @@ func runServe(ctx context.Context, args []string, log *slog.Logger) error {
 		return err
 	}
 	if *doMigrate {
-		if err := migrateUp(cfg.DatabaseURL, log); err != nil {
+		// Migrations take a session-level lock: never through a pooler.
+		if err := migrateUp(cfg.DirectOrPrimary(), log); err != nil {
 			return err
 		}
 	}

@@ -48,10 +48,18 @@ func TestBrowserJourneys(t *testing.T) {
 // runNodeSuite starts the assembled gateway on a fresh database with the
 // demo catalogue and a many-use invite code, then runs an npm script of the
 // frontend against it.
-func runNodeSuite(t *testing.T, script string) {
+func runNodeSuite(t *testing.T, script string) { runNodeSuiteOn(t, script, nil) }
+
+// runNodeSuiteOn is runNodeSuite on the database on returns (a superuser
+// URL and pool on a fresh, migrated database, plus settings laid over the
+// suite's: a pooler, say); nil is a fresh pgtest database.
+func runNodeSuiteOn(t *testing.T, script string, on func(*testing.T) (*pgtest.DB, map[string]string)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	db := pgtest.New(t)
+	db, extra := pgtest.New(t), map[string]string(nil)
+	if on != nil {
+		db, extra = on(t)
+	}
 	// The address is known before the config so that SITE_URL, where
 	// recovery links point and redirect, is the gateway under test.
 	srv := httptest.NewUnstartedServer(nil)
@@ -75,6 +83,9 @@ func runNodeSuite(t *testing.T, script string) {
 		// The mailing endpoints' per-IP and per-address limits (SECURITY.md).
 		"RATE_LIMIT_OTP":                  "100000",
 		"RATE_LIMIT_OTP_ADDRESS_PER_HOUR": "100000",
+	}
+	for k, v := range extra {
+		env[k] = v
 	}
 	cfg := configtest.New(t, env)
 	if _, err := demo.Load(ctx, db.Pool, time.Now()); err != nil {

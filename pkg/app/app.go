@@ -39,6 +39,8 @@ type App struct {
 	WebBuilt bool
 	// Metrics is what the admin listener serves (AdminHandler).
 	Metrics *metrics.Metrics
+	// Router picks the replica of each /rest/v1 read (pkg/db).
+	Router *db.Router
 
 	log *slog.Logger
 	wg  sync.WaitGroup
@@ -62,7 +64,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	for _, opt := range opts {
 		opt(&o)
 	}
-	pools, err := db.Open(ctx, cfg.DatabaseURL, cfg.RESTDatabaseURL, cfg.DBPoolSize)
+	pools, listenChecked, err := openPools(ctx, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -87,17 +89,19 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	case mailer == nil:
 		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
 	}
-	m := metrics.New()
-	m.AddPool("owner", pools.Owner)
-	m.AddPool("rest", pools.REST)
+	m := poolMetrics(pools)
 	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log, Mailer: mailer,
 		Observe: m.AuthEvent})
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: auth: %w", err)
 	}
+	router, listenTo := routing(cfg, pools, log)
 	restAPI, err := rest.New(ctx, rest.Deps{Config: cfg, Pool: pools.REST, Verifier: verifier, Log: log, Observe: o.observe,
-		OnReload: m.SchemaReloaded})
+		OnReload: m.SchemaReloaded, Router: router, ListenConfig: listenTo})
+	if err == nil {
+		err = <-listenChecked // the schema listener's connection works
+	}
 	if err != nil {
 		pools.Close()
 		return nil, fmt.Errorf("app: rest: %w", err)
@@ -138,8 +142,11 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	// After CORS (so a refusal is readable) and before the apikey check.
 	h.Use(auth.OpaqueKeyGate(token.APIKeys{Anon: cfg.AnonKey, ServiceRole: cfg.ServiceRoleKey,
 		Publishable: cfg.PublishableKey, Secret: cfg.SecretKey, Verifier: verifier}))
+	if router.HasReplicas() && cfg.Replicas.ReadYourWritesWindow > 0 {
+		h.Use(readYourWrites(router, cfg.Replicas.ReadYourWritesWindow, log))
+	}
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, Storage: storageAPI, WebBuilt: built, Metrics: m, log: log,
-		auth: authAPI, keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, rt: rt}, nil
+		auth: authAPI, keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, rt: rt, Router: router}, nil
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.
@@ -178,6 +185,7 @@ func (a *App) StartBackground(ctx context.Context, crawl bool) {
 		defer a.wg.Done()
 		a.REST.Watch(ctx)
 	}()
+	a.wg.Go(func() { a.Router.Run(ctx) })
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()

@@ -10,7 +10,7 @@ import (
 // several gateway instances, an advisory lock lets one of them crawl.
 func (a *App) startCrawler(ctx context.Context) {
 	s := ingest.NewScheduler(a.Pools.Owner, a.Config, a.log, ingest.Options{OnRun: a.Metrics.CrawlRun,
-		OnParseFailure: a.Metrics.CrawlParseFailure})
+		OnParseFailure: a.Metrics.CrawlParseFailure, LockPool: a.Pools.Session})
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()

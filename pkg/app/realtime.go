@@ -89,5 +89,6 @@ func (c changeSource) Subscribe(subs []realtime.Subscription, d realtime.Deliver
 }
 
 // sessionURL is the connection string for what needs a session (LISTEN,
-// logical replication).
-func sessionURL(cfg *config.Config) string { return cfg.DatabaseURL }
+// logical replication): DATABASE_DIRECT_URL behind a pooler, else
+// DATABASE_URL.
+func sessionURL(cfg *config.Config) string { return cfg.DirectOrPrimary() }

@@ -31,6 +31,9 @@ type Config struct {
 	Storage Storage
 	// Security is the security review's limits (settings_security.go).
 	Security Security
+	// Replicas: read replicas, the pooler's direct URL, the connection
+	// budget (settings_replicas.go).
+	Replicas Replicas
 	// DatabaseURL is an owner or superuser connection: migrations, the auth
 	// store and the ingest worker use it.
 	DatabaseURL string

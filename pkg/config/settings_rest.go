@@ -21,8 +21,9 @@ var restGroup = group{
 				"with `-allow-override` a request may send `Prefer: tx=commit|rollback` (supabase-js `.rollback()`).").
 			inDatabase("db_tx_end"),
 		boolean("DB_PREPARED_STATEMENTS", true, func(c *Config) *bool { return &c.DBPreparedStatements },
-			"Prepare each REST statement once per connection; `false` behind a transaction-mode pooler that cannot "+
-				"keep prepared statements.").inDatabase("db_prepared_statements"),
+			"Prepare each statement once per connection; `false` puts every pool (REST, auth, rate limits, the owner's) "+
+				"in pgx's exec mode, for a transaction-mode pooler that cannot keep prepared statements "+
+				"(PgBouncer before 1.21, Supavisor).").inDatabase("db_prepared_statements"),
 		boolean("DB_PLAN_ENABLED", false, func(c *Config) *bool { return &c.DBPlanEnabled },
 			"Answer `Accept: application/vnd.pgrst.plan[+json|+text]` (supabase-js `.explain()`) with the statement's "+
 				"EXPLAIN; plans reveal table sizes and indexes, so keep it off in production.").inDatabase("db_plan_enabled"),

@@ -31,7 +31,7 @@ import (
 var groups = []*group{
 	&serverGroup, &adminGroup, &databaseGroup, &keysGroup, &authGroup,
 	&rateLimitGroup, &mfaGroup, &mailerGroup, &restGroup, &crawlGroup,
-	&securityGroup, &realtimeGroup, &storageGroup,
+	&securityGroup, &replicasGroup, &realtimeGroup, &storageGroup,
 }
 
 // group is a section of the configuration: its settings in the order the

@@ -49,3 +49,23 @@ func RolledBack(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "57P01" && pe.Message == "terminating connection due to administrator command"
 }
+
+// RetryOnPrimary reports whether a read that failed on a replica should
+// run once more on the primary: the replica went away, recovery cancelled
+// the query (a conflict with replay, 40001/40P01, or its database being
+// dropped, 57P04), or the statement names something the replica has not
+// replayed yet (a table, column, function or schema a migration just made).
+func RetryOnPrimary(err error) bool {
+	if ConnectionLost(err) {
+		return true
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "40001", "40P01", "57P04", "42P01", "42703", "42883", "3F000", "42704":
+		return true
+	}
+	return false
+}

@@ -157,6 +157,10 @@ type Options struct {
 	// --once`); the Scheduler defaults it to DefaultRecrawlAfter. Negative
 	// is the same as zero.
 	RecrawlAfter time.Duration
+	// LockPool, when set, holds the pass lock instead of the crawler's
+	// pool: a direct connection when that pool goes through a transaction
+	// pooler, where a session-level advisory lock does not stick.
+	LockPool *pgxpool.Pool
 }
 
 // Defaults of Options.
@@ -207,7 +211,7 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 	if opts.MaxNetworkFailures <= 0 {
 		opts.MaxNetworkFailures = DefaultMaxNetworkFailures
 	}
-	return &Crawler{store: store{pool}, log: log, client: client, maxPushback: opts.MaxPushback,
+	return &Crawler{store: store{pool: pool, lockPool: opts.LockPool}, log: log, client: client, maxPushback: opts.MaxPushback,
 		maxOffline: opts.MaxNetworkFailures, onParseFailure: opts.OnParseFailure, recrawlAfter: opts.RecrawlAfter}, nil
 }
 

@@ -16,13 +16,21 @@ import (
 )
 
 // store is the pass's SQL. Each method is one statement.
-type store struct{ pool *pgxpool.Pool }
+type store struct {
+	pool *pgxpool.Pool
+	// lockPool holds the pass lock when set (Options.LockPool).
+	lockPool *pgxpool.Pool
+}
 
 // lock takes the pass lock on a connection of its own, since an advisory
 // lock belongs to the session that took it. It returns ErrBusy when
 // another session holds it.
 func (s store) lock(ctx context.Context) (unlock func(), err error) {
-	conn, err := s.pool.Acquire(ctx)
+	pool := s.pool
+	if s.lockPool != nil {
+		pool = s.lockPool
+	}
+	conn, err := pool.Acquire(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("ingest: lock: %w", err)
 	}

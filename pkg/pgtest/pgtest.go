@@ -39,7 +39,9 @@ var (
 // Main runs the package's tests; call it from TestMain. It starts a
 // throwaway cluster unless TEST_DATABASE_URL is set, and stops it after.
 func Main(m *testing.M) {
-	os.Exit(run(m))
+	code := run(m)
+	stopShared() // replicas.go
+	os.Exit(code)
 }
 
 func run(m *testing.M) int {

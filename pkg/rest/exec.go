@@ -73,10 +73,15 @@ func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
 	// so a restart shorter than the window fails nothing.
 	var deadline time.Time
 	var wait time.Duration // the first retry goes at once, on fresh connections
+	pool, replica := a.readPool(ctx, s)
 	for {
-		res, err := a.runOnce(ctx, s)
+		res, err := a.runOnce(ctx, s, pool)
 		if err == nil {
 			return res, nil
+		}
+		if a.onPrimaryInstead(replica, err) {
+			pool, replica = a.pool, nil
+			continue
 		}
 		safe, lost := retryable(err, s)
 		if !lost {
@@ -92,7 +97,7 @@ func (a *API) run(ctx context.Context, s *txSpec) (*result, error) {
 			deadline = time.Now().Add(a.cfg.DBRetryWindow)
 			// The pool's other idle connections died with this one: close
 			// them now rather than let each request find one dead.
-			a.pool.Reset()
+			pool.Reset()
 		}
 		if a.cfg.DBRetryWindow == 0 || !time.Now().Add(wait).Before(deadline) {
 			return nil, unavailable(err, "Could not connect with the database. Retrying the connection.")
@@ -144,8 +149,8 @@ func retryable(err error, s *txSpec) (safe, lost bool) {
 }
 
 // runOnce is one attempt of a request on one pooled connection.
-func (a *API) runOnce(ctx context.Context, s *txSpec) (*result, error) {
-	conn, err := a.acquire(ctx)
+func (a *API) runOnce(ctx context.Context, s *txSpec, pool *pgxpool.Pool) (*result, error) {
+	conn, err := a.acquire(ctx, pool)
 	if err != nil {
 		return nil, err
 	}
@@ -171,9 +176,9 @@ func (a *API) runOnce(ctx context.Context, s *txSpec) (*result, error) {
 // db-pool-acquisition-timeout, a saturated pool answers 504 PGRST003
 // instead of queueing requests without bound; a database that cannot be
 // reached in that time stays a connection error (503, retried by run).
-func (a *API) acquire(ctx context.Context) (*pgxpool.Conn, error) {
+func (a *API) acquire(ctx context.Context, pool *pgxpool.Pool) (*pgxpool.Conn, error) {
 	actx, cancel := context.WithTimeout(ctx, acquireTimeout)
-	conn, err := a.pool.Acquire(actx)
+	conn, err := pool.Acquire(actx)
 	cancel()
 	var ce *pgconn.ConnectError
 	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil && !errors.As(err, &ce) {

@@ -42,6 +42,11 @@ type Deps struct {
 	// OnReload, when set, is told the outcome and duration of every schema
 	// cache load (metrics).
 	OnReload func(err error, took time.Duration)
+	// Router, when set, sends GET and HEAD to read replicas (nil: all to
+	// Pool). ListenConfig, when set, is the connection LISTEN pgrst runs
+	// on (a direct one when Pool goes through a transaction pooler).
+	Router       *db.Router
+	ListenConfig *pgx.ConnConfig
 }
 
 // API is the /rest/v1 module.
@@ -52,6 +57,8 @@ type API struct {
 	log      *slog.Logger
 	observe  func(sql string, args [][]byte, caller db.Caller)
 	onReload func(err error, took time.Duration)
+	router   *db.Router
+	listenTo *pgx.ConnConfig
 	cache    atomic.Pointer[schema.Cache]
 	// env is the settings the environment gives; set is env with the
 	// database's pgrst.* settings over it (settings.go).
@@ -80,7 +87,8 @@ func New(ctx context.Context, d Deps) (*API, error) {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
 	}
-	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe, onReload: d.OnReload, listening: make(chan struct{})}
+	a := &API{cfg: d.Config, pool: d.Pool, verifier: d.Verifier, log: d.Log, observe: d.Observe, onReload: d.OnReload, listening: make(chan struct{}),
+		router: d.Router, listenTo: d.ListenConfig}
 	env, err := envSettings(d.Config)
 	if err != nil {
 		return nil, fmt.Errorf("rest: %w", err)
@@ -181,7 +189,11 @@ func (a *API) Ready(ctx context.Context) error {
 }
 
 func (a *API) listen(ctx context.Context, reloadFirst bool) error {
-	conn, err := pgx.ConnectConfig(ctx, a.pool.Config().ConnConfig.Copy())
+	cfg := a.listenTo
+	if cfg == nil {
+		cfg = a.pool.Config().ConnConfig
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg.Copy())
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,106 @@
+package db_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+
+	dbpkg "github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/pgtest"
+)
+
+func TestParseLSN(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]dbpkg.LSN{"0/0": 0, "0/16B3748": 0x16B3748, "16/B374D848": 0x16B374D848, "FFFFFFFF/FFFFFFFF": dbpkg.MaxLSN} {
+		got, err := dbpkg.ParseLSN(in)
+		if err != nil || got != want {
+			t.Errorf("ParseLSN(%q) = %v, %v; want %v", in, got, err, want)
+		}
+		if err == nil && got.String() != in {
+			t.Errorf("%q printed back as %q", in, got.String())
+		}
+	}
+	for _, bad := range []string{"", "/", "1/", "/1", "x/1", "1/2/3", "100000000/0", "-1/0", "1 /2", "0/1;drop"} {
+		if _, err := dbpkg.ParseLSN(bad); err == nil {
+			t.Errorf("ParseLSN(%q) accepted", bad)
+		}
+	}
+}
+
+func TestRetryOnPrimary(t *testing.T) {
+	t.Parallel()
+	for code, want := range map[string]bool{
+		"40001": true, "40P01": true, "42P01": true, "42703": true, "42883": true, "3F000": true, "57P01": true,
+		"23505": false, "42501": false, "P0001": false, "22P02": false,
+	} {
+		if got := dbpkg.RetryOnPrimary(&pgconn.PgError{Code: code}); got != want {
+			t.Errorf("SQLSTATE %s: %v, want %v", code, got, want)
+		}
+	}
+	if !dbpkg.RetryOnPrimary(io.ErrUnexpectedEOF) || dbpkg.RetryOnPrimary(errors.New("other")) || dbpkg.RetryOnPrimary(context.Canceled) {
+		t.Error("non-SQL errors misclassified")
+	}
+}
+
+func TestConnectionBudget(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	ctx := context.Background()
+	// The test server allows 200 connections, 3 reserved.
+	if spare, err := (dbpkg.Budget{Gateways: 4, PoolSize: 10}).Check(ctx, db.Pool); err != nil || spare != 197-84 {
+		t.Fatalf("4 × (2×10+1): spare %d, %v", spare, err)
+	}
+	_, err := dbpkg.Budget{Gateways: 10, PoolSize: 10}.Check(ctx, db.Pool)
+	if err == nil || !strings.Contains(err.Error(), "10 gateways × (2 × DB_POOL_SIZE 10 + 1) = 210") {
+		t.Fatalf("210 connections on a server allowing 197: %v", err)
+	}
+	// Behind a pooler only three per gateway reach the server directly.
+	if _, err := (dbpkg.Budget{Gateways: 10, PoolSize: 10, Pooled: true}).Check(ctx, db.Pool); err != nil {
+		t.Fatal(err)
+	}
+	_, err = dbpkg.Budget{Gateways: 70, PoolSize: 10, Pooled: true}.Check(ctx, db.Pool)
+	if err == nil || !strings.Contains(err.Error(), "70 gateways × 3 direct connections = 210") {
+		t.Fatalf("pooled: %v", err)
+	}
+}
+
+func TestCheckListenOnADirectConnection(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	if err := dbpkg.CheckListen(context.Background(), db.Pool.Config().ConnConfig); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenWithABadReplicaURLFailsAndADownReplicaDoesNot(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	ctx := context.Background()
+	if _, err := dbpkg.OpenWith(ctx, dbpkg.Options{OwnerURL: db.URL, Size: 2, ReplicaURLs: []string{"postgres://x:y@127.0.0.1:1/db?sslmode=bogus"}}); err == nil {
+		t.Fatal("a replica URL that does not parse was accepted")
+	}
+	pools, err := dbpkg.OpenWith(ctx, dbpkg.Options{OwnerURL: db.URL, Size: 2, ReplicaURLs: []string{"postgres://x:y@127.0.0.1:1/db?sslmode=disable"}})
+	if err != nil {
+		t.Fatalf("a replica that is down at start stopped the gateway: %v", err)
+	}
+	defer pools.Close()
+	rt := dbpkg.NewRouter(pools, dbpkg.RouterOptions{MaxLagBytes: 1 << 20})
+	rt.CheckNow(ctx)
+	if st := pools.Replicas[0].State(); st.Healthy || !strings.Contains(st.Why, "unreachable") {
+		t.Fatalf("state %+v", st)
+	}
+	if rt.Pick(0) != nil {
+		t.Fatal("a down replica was picked")
+	}
+	if _, err := rt.PrimaryLSN(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Behind a pooler the REST pool needs its own login.
+	if _, err := dbpkg.OpenWith(ctx, dbpkg.Options{OwnerURL: db.URL, Size: 2, DirectURL: db.URL}); err == nil || !strings.Contains(err.Error(), "REST_DATABASE_URL") {
+		t.Fatalf("err = %v", err)
+	}
+}
