@@ -174,6 +174,8 @@ type Config struct {
 	// CompressMinBytes is the smallest API response body gzipped for
 	// clients that accept it; below it the gzip framing costs more than it saves.
 	CompressMinBytes int
+	// RESTSpeed: the REST hot path's settings (restspeed.go).
+	RESTSpeed RESTSpeed
 
 	// Ingest.
 	BandcampUpstream     string
@@ -285,6 +287,7 @@ func Load(getenv Getenv) (*Config, error) {
 		LogLevel:                    p.str("LOG_LEVEL", "info"),
 		LogFormat:                   p.str("LOG_FORMAT", "text"),
 	}
+	c.RESTSpeed = p.restSpeed()
 	c.validate(&p)
 	if raw := p.secret("JWT_KEYS", ""); raw != "" && len(c.JWTSecret) >= 32 {
 		keys, err := token.ParseJWTKeys(raw, c.JWTSecret)
