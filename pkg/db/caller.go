@@ -138,21 +138,42 @@ func buildSetup(r Reads, timeout bool) string {
 // Headers and Cookies are only read when r names them, so a caller may
 // leave them nil without building them.
 func (c *Caller) SetupFor(r Reads) (string, [][]byte) {
-	full := c.SetupArgs()
+	claims := c.Claims
+	if claims == nil {
+		claims = []byte(`{"role":` + strconv.Quote(c.Role) + `}`)
+	}
+	sp := c.SearchPath
+	if sp == "" {
+		sp = DefaultSearchPath
+	}
+	ro := readWrite
+	if c.ReadOnly {
+		ro = readOnly
+	}
 	args := make([][]byte, 4, 9)
-	args[0], args[1], args[2], args[3] = full[0], full[1], full[7], full[8]
-	for i, idx := range [...]int{2, 3, 4, 5} {
+	args[0], args[1], args[2], args[3] = []byte(c.Role), claims, []byte(sp), ro
+	for i, v := range [...][]byte{[]byte(c.Method), []byte(c.Path), c.Headers, c.Cookies} {
 		if r&(1<<i) != 0 {
-			args = append(args, full[idx])
+			if v == nil {
+				v = emptyObject
+			}
+			args = append(args, v)
 		}
 	}
 	shape := int(r & ReadsAll)
 	if c.StatementTimeout > 0 {
 		shape |= 16
-		args = append(args, full[6])
+		args = append(args, strconv.AppendInt(nil, c.StatementTimeout.Milliseconds(), 10))
 	}
 	return setupShapes[shape], args
 }
+
+// The constant values SetupFor sends; the pipeline only reads them.
+var (
+	readOnly    = []byte("on")
+	readWrite   = []byte("off")
+	emptyObject = []byte("{}")
+)
 
 // ErrRoleNotAllowed is returned for a role outside the allow-list.
 var ErrRoleNotAllowed = errors.New("db: role not allowed")
