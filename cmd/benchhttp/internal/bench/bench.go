@@ -96,6 +96,9 @@ type Side struct {
 	Ops           int
 	RPS           float64
 	P50, P95, P99 time.Duration
+	// Self and Server are CPU per operation: this process (client plus
+	// the side under test) and PostgreSQL (cpu.go).
+	Self, Server time.Duration
 }
 
 // scenario is one request, and the SQL the gateway sent for it.
@@ -274,11 +277,12 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	}))
 	defer fairFloor.Close()
 
+	meter := newCPUMeter(ctx, owner)
 	fmt.Fprintf(o.Out, "# gateway vs floor: %s\n", machine(ctx, owner))
 	fmt.Fprintf(o.Out, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
 		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
-	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 |")
-	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---:|---:|---:|---|---|")
+	fmt.Fprintln(o.Out, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 | CPU µs/req, process + PostgreSQL: gateway / fair floor / floor |")
+	fmt.Fprintln(o.Out, "|---|---:|---:|---:|---:|---:|---:|---|---|---|")
 	var out []Result
 	for _, s := range scenarios(fx) {
 		if o.Only != "" && !strings.Contains(s.name, o.Only) {
@@ -314,6 +318,8 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 			op   func() error
 			lat  []time.Duration
 			took time.Duration
+			// self and server: CPU over all rounds (cpuMeter).
+			self, server time.Duration
 		}{{name: "gateway", op: gwOp}, {name: "floor", op: floorOp}, {name: "HTTP floor", op: httpOp}, {name: "setup floor", op: setupOp}, {name: "fair floor", op: fairOp}}
 		for _, sd := range sides[1:] {
 			if err := sd.op(); err != nil {
@@ -322,19 +328,31 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		}
 		for r := 0; r < o.Rounds; r++ {
 			for i := range sides {
+				self0, server0 := meter.sample()
 				d, lat, err := phase(ctx, o, sides[i].op)
 				if err != nil {
 					return nil, fmt.Errorf("bench: %s: %s: %w", s.name, sides[i].name, err)
 				}
+				self1, server1 := meter.sample()
+				sides[i].self, sides[i].server = sides[i].self+self1-self0, sides[i].server+server1-server0
 				sides[i].lat, sides[i].took = append(sides[i].lat, lat...), sides[i].took+d
 			}
 		}
 		res := Result{Name: s.name, Gateway: summarise(sides[0].lat, sides[0].took), Floor: summarise(sides[1].lat, sides[1].took),
 			HTTPFloor: summarise(sides[2].lat, sides[2].took), SetupFloor: summarise(sides[3].lat, sides[3].took),
 			FairFloor: summarise(sides[4].lat, sides[4].took)}
+		for _, x := range []struct {
+			sd *Side
+			i  int
+		}{{&res.Gateway, 0}, {&res.Floor, 1}, {&res.FairFloor, 4}} {
+			if n := time.Duration(len(sides[x.i].lat)); n > 0 {
+				x.sd.Self, x.sd.Server = sides[x.i].self/n, sides[x.i].server/n
+			}
+		}
 		out = append(out, res)
-		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
-			ratio(res.Gateway, res.HTTPFloor), ratio(res.Gateway, res.FairFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.FairFloor))
+		fmt.Fprintf(o.Out, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
+			ratio(res.Gateway, res.HTTPFloor), ratio(res.Gateway, res.FairFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.FairFloor),
+			cpuSplit(res))
 	}
 	return out, nil
 }
