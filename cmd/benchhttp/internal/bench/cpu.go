@@ -42,7 +42,10 @@ func (m *cpuMeter) sample() (self, server time.Duration) {
 	if m == nil {
 		return 0, 0
 	}
-	self = schedstat(os.Getpid())
+	threads, _ := filepath.Glob("/proc/self/task/[0-9]*")
+	for _, t := range threads {
+		self += schedstatAt(t)
+	}
 	server = schedstat(m.postmaster)
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
@@ -79,8 +82,12 @@ func parentOf(pid int) (int, error) {
 // schedstat is the nanoseconds pid has run on a CPU; 0 once it is gone (a
 // backend that exits during a phase loses its time, which the pools'
 // long-lived connections make rare).
-func schedstat(pid int) time.Duration {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid))
+func schedstat(pid int) time.Duration { return schedstatAt(fmt.Sprintf("/proc/%d", pid)) }
+
+// schedstatAt reads dir/schedstat: a process's main thread, or one task
+// of a multi-threaded one (this process's CPU is the sum over its tasks).
+func schedstatAt(dir string) time.Duration {
+	raw, err := os.ReadFile(dir + "/schedstat")
 	if err != nil {
 		return 0
 	}
