@@ -19,7 +19,9 @@ import (
 // A name built at run time ('request.' || x, format('request.%s')) cannot
 // be matched, so a text that builds one counts as reading them all. A
 // C-language function's body is a symbol name and cannot be searched;
-// no extension of Supabase's reads these settings from C.
+// no extension of Supabase's reads these settings from C. prosqlbody and
+// pg_get_function_sqlbody (BEGIN ATOMIC bodies) need PostgreSQL 14 or
+// later, as hosted Supabase (15+) and compose.yaml (17) have.
 const readsSQL = `
 WITH src(t) AS (
   SELECT CASE WHEN p.prosqlbody IS NULL THEN p.prosrc ELSE pg_catalog.pg_get_function_sqlbody(p.oid) END
