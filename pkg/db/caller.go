@@ -12,10 +12,11 @@ import (
 )
 
 // SetupSQL switches role and publishes the request to SQL, all
-// transaction-local and in one statement, as PostgREST does. Every path
-// that runs SQL on a caller's behalf — the REST gateway, the RLS tests, the
-// scale report — sends exactly this statement with Caller.SetupArgs, so a
-// policy that reads one of these settings sees the same thing everywhere.
+// transaction-local and in one statement, as PostgREST does. The RLS
+// tests and the scale report send exactly this statement with
+// Caller.SetupArgs; the REST gateway sends SetupFor's shape of it, which
+// sets the same values and leaves out only what nothing reads, so a policy
+// that reads one of these settings sees the same thing everywhere.
 //
 // The last setting makes a read-only request's transaction read-only even
 // when it runs as the implicit transaction of a pipeline (no BEGIN).
