@@ -34,6 +34,8 @@ type Config struct {
 	// Replicas: read replicas, the pooler's direct URL, the connection
 	// budget (settings_replicas.go).
 	Replicas Replicas
+	// RESTSpeed: the REST hot path's switches (settings_rest.go).
+	RESTSpeed RESTSpeed
 	// DatabaseURL is an owner or superuser connection: migrations, the auth
 	// store and the ingest worker use it.
 	DatabaseURL string

@@ -24,6 +24,9 @@ var restGroup = group{
 			"Prepare each statement once per connection; `false` puts every pool (REST, auth, rate limits, the owner's) "+
 				"in pgx's exec mode, for a transaction-mode pooler that cannot keep prepared statements "+
 				"(PgBouncer before 1.21, Supavisor).").inDatabase("db_prepared_statements"),
+		boolean("REST_SET_ALL_REQUEST_SETTINGS", false, func(c *Config) *bool { return &c.RESTSpeed.SetAllRequestSettings },
+			"Set `request.method`, `request.path`, `request.headers` and `request.cookies` on every request, as PostgREST "+
+				"does, even when the schema cache found nothing in the database that reads them (docs/performance.md)."),
 		boolean("DB_PLAN_ENABLED", false, func(c *Config) *bool { return &c.DBPlanEnabled },
 			"Answer `Accept: application/vnd.pgrst.plan[+json|+text]` (supabase-js `.explain()`) with the statement's "+
 				"EXPLAIN; plans reveal table sizes and indexes, so keep it off in production.").inDatabase("db_plan_enabled"),
@@ -89,4 +92,16 @@ func validateREST(c *Config, p *parser) {
 	if c.CompressMinBytes < 0 {
 		p.fail("COMPRESS_MIN_BYTES must not be negative")
 	}
+}
+
+// RESTSpeed holds the switches of the REST hot path (issue #31).
+type RESTSpeed struct {
+	// SetAllRequestSettings makes every /rest/v1 request set
+	// request.method, request.path, request.headers and request.cookies,
+	// as PostgREST does, even when the schema cache found nothing in the
+	// database that reads them (pkg/rest/schema/reads.go). Turn it on when
+	// SQL reads them in a way the catalog search cannot see (a C function,
+	// a name assembled from parts the search does not recognise) or when
+	// DDL that reads them is deployed without NOTIFY pgrst.
+	SetAllRequestSettings bool
 }

@@ -5,16 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 )
 
 // SetupSQL switches role and publishes the request to SQL, all
-// transaction-local and in one statement, as PostgREST does. Every path
-// that runs SQL on a caller's behalf — the REST gateway, the RLS tests, the
-// scale report — sends exactly this statement with Caller.SetupArgs, so a
-// policy that reads one of these settings sees the same thing everywhere.
+// transaction-local and in one statement, as PostgREST does. The RLS
+// tests and the scale report send exactly this statement with
+// Caller.SetupArgs; the REST gateway sends SetupFor's shape of it, which
+// sets the same values and leaves out only what nothing reads, so a policy
+// that reads one of these settings sees the same thing everywhere.
 //
 // The last setting makes a read-only request's transaction read-only even
 // when it runs as the implicit transaction of a pipeline (no BEGIN).
@@ -81,6 +83,98 @@ func (c *Caller) SetupArgs() [][]byte {
 	return [][]byte{[]byte(c.Role), claims, []byte(c.Method), []byte(c.Path), headers, cookies,
 		[]byte(timeout), []byte(sp), []byte(ro)}
 }
+
+// Reads says which of the request's settings (request.method,
+// request.path, request.headers, request.cookies) something in the
+// database reads. The gateway sends only those (SetupFor): the role, the
+// claims, search_path and the access mode are always sent, since auth.uid()
+// and every policy depend on them. The REST schema cache decides Reads from
+// the catalog (functions, policies, views, defaults, checks); ReadsAll
+// restores PostgREST's behaviour of setting everything.
+type Reads uint8
+
+// The request settings SetupFor may send.
+const (
+	ReadsMethod Reads = 1 << iota
+	ReadsPath
+	ReadsHeaders
+	ReadsCookies
+	ReadsAll = ReadsMethod | ReadsPath | ReadsHeaders | ReadsCookies
+)
+
+// setupShapes holds SetupFor's statements by shape: the Reads bits, then
+// whether a statement_timeout is set. Built once: each is a distinct
+// prepared statement, so the texts must not be rebuilt per request.
+var setupShapes = func() (t [32]string) {
+	for i := range t {
+		t[i] = buildSetup(Reads(i&15), i&16 != 0)
+	}
+	return t
+}()
+
+// buildSetup writes the setup statement of one shape. Its parameters are
+// role, claims, search_path, transaction_read_only, then the chosen
+// request settings in Reads order, then the timeout.
+func buildSetup(r Reads, timeout bool) string {
+	var b strings.Builder
+	b.WriteString(`SELECT set_config('role', $1, true), set_config('request.jwt.claims', $2, true),` +
+		` set_config('search_path', $3, true), set_config('transaction_read_only', $4, true)`)
+	n := 4
+	for i, name := range [...]string{"request.method", "request.path", "request.headers", "request.cookies"} {
+		if r&(1<<i) != 0 {
+			n++
+			fmt.Fprintf(&b, ", set_config('%s', $%d, true)", name, n)
+		}
+	}
+	if timeout {
+		fmt.Fprintf(&b, ", set_config('statement_timeout', $%d, true)", n+1)
+	}
+	return b.String()
+}
+
+// SetupFor is the setup statement and its text parameters for a caller
+// whose database reads r. It differs from SetupSQL only in what it leaves
+// out: request settings nothing reads, and a statement_timeout equal to
+// the server's own (SetupSQL sets it to its current value, a no-op).
+// Headers and Cookies are only read when r names them, so a caller may
+// leave them nil without building them.
+func (c *Caller) SetupFor(r Reads) (string, [][]byte) {
+	claims := c.Claims
+	if claims == nil {
+		claims = []byte(`{"role":` + strconv.Quote(c.Role) + `}`)
+	}
+	sp := c.SearchPath
+	if sp == "" {
+		sp = DefaultSearchPath
+	}
+	ro := readWrite
+	if c.ReadOnly {
+		ro = readOnly
+	}
+	args := make([][]byte, 4, 9)
+	args[0], args[1], args[2], args[3] = []byte(c.Role), claims, []byte(sp), ro
+	for i, v := range [...][]byte{[]byte(c.Method), []byte(c.Path), c.Headers, c.Cookies} {
+		if r&(1<<i) != 0 {
+			if v == nil {
+				v = emptyObject
+			}
+			args = append(args, v)
+		}
+	}
+	shape := int(r & ReadsAll)
+	if c.StatementTimeout > 0 {
+		shape |= 16
+		args = append(args, strconv.AppendInt(nil, c.StatementTimeout.Milliseconds(), 10))
+	}
+	return setupShapes[shape], args
+}
+
+// The constant values SetupFor sends; the pipeline only reads them.
+var (
+	readOnly    = []byte("on")
+	readWrite   = []byte("off")
+	emptyObject = []byte("{}")
+)
 
 // ErrRoleNotAllowed is returned for a role outside the allow-list.
 var ErrRoleNotAllowed = errors.New("db: role not allowed")

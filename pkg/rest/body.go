@@ -125,5 +125,9 @@ func insertGroups(rows []map[string]json.RawMessage, isArray bool, body []byte, 
 	if !isArray {
 		b = append(append([]byte{'['}, b...), ']')
 	}
-	return []query.InsertGroup{{Columns: cols, Body: string(b), Defaults: missingDefault}}, nil
+	g := query.InsertGroup{Columns: cols, Body: string(b), Defaults: missingDefault}
+	if len(rows) == 1 {
+		g.Row = rows[0]
+	}
+	return []query.InsertGroup{g}, nil
 }

@@ -47,6 +47,8 @@ type txSpec struct {
 	// role of requests without a token (both from the settings).
 	prepared bool
 	anonRole string
+	// reads are the request settings the setup sends (db.SetupFor).
+	reads db.Reads
 }
 
 // acquireTimeout bounds the wait for a pooled connection.

@@ -12,8 +12,6 @@ import (
 	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
-
-	"github.com/labelbase/labelbase/pkg/db"
 )
 
 // gucGuardSQL fails (22012) when SQL set response.headers or
@@ -156,11 +154,11 @@ func (a *API) send(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*pipeline
 		// which migration 000022 lets set it.
 		p.send(queryIDSQL, nil, stepOther)
 	}
-	setupArgs := s.caller.SetupArgs()
+	setupSQL, setupArgs := s.caller.SetupFor(s.reads)
 	if a.skipRoleSwitch {
 		setupArgs[0] = []byte("authenticator")
 	}
-	p.send(db.SetupSQL, setupArgs, stepOther)
+	p.send(setupSQL, setupArgs, stepOther)
 	if s.preRequest != "" {
 		p.send("SELECT "+s.preRequest+"()", nil, stepOther)
 	}

@@ -50,7 +50,7 @@ func (a *API) put(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Reque
 	}
 	req.OnConflict = nil
 	o := a.mutateOpts(rc)
-	groups := []query.InsertGroup{{Columns: sortedKeys(row), Body: string(one)}}
+	groups := []query.InsertGroup{{Columns: sortedKeys(row), Body: string(one), Row: row}}
 	st, err := a.builder(rc).Insert(t, req, groups, "merge", o)
 	if err != nil {
 		return err

@@ -71,15 +71,29 @@ func profileSchema(r *http.Request, exposed []string) (string, error) {
 	return profile, nil
 }
 
+// spec is the transaction a request runs. request.headers and
+// request.cookies are only built when the setup sends them: the headers'
+// JSON is the largest value a request sends and most databases never read
+// it.
 func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*result) error) *txSpec {
-	return &txSpec{caller: db.Caller{
+	reads := rc.sc.Reads
+	if a.cfg.RESTSpeed.SetAllRequestSettings {
+		reads = db.ReadsAll
+	}
+	s := &txSpec{caller: db.Caller{
 		Role: rc.caller.role, Claims: rc.caller.claims,
 		Method: rc.r.Method, Path: rc.r.URL.Path,
-		Headers: requestHeaders(rc.r.Header), Cookies: requestCookies(rc.r),
 		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema, rc.set.ExtraSearchPath),
 		ReadOnly: readOnly,
 	}, stmt: st, decide: decide, rollback: rc.set.rollbackFor(rc.prefs), plan: rc.plan, preRequest: rc.set.PreRequest,
-		prepared: rc.set.Prepared, anonRole: rc.set.AnonRole}
+		prepared: rc.set.Prepared, anonRole: rc.set.AnonRole, reads: reads}
+	if reads&db.ReadsHeaders != 0 {
+		s.caller.Headers = requestHeaders(rc.r.Header)
+	}
+	if reads&db.ReadsCookies != 0 {
+		s.caller.Cookies = requestCookies(rc.r)
+	}
+	return s
 }
 
 // txOverride says whether a request may choose how its transaction ends.

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -27,6 +28,9 @@ type InsertGroup struct {
 	// Defaults gives columns a row leaves out their defaults
 	// (Prefer: missing=default) instead of NULL.
 	Defaults bool
+	// Row is the body's one object when it has one row: Insert then binds
+	// its values in a VALUES list where it can (values.go).
+	Row map[string]json.RawMessage
 }
 
 // returning picks the RETURNING list a write needs: the columns the
@@ -202,7 +206,11 @@ func (b *Builder) insertGroup(t *schema.Table, g InsertGroup, conflict, resoluti
 	if len(cols) > 0 {
 		ins += " (" + strings.Join(cols, ", ") + ")"
 	}
-	ins += " SELECT " + strings.Join(cols, ", ") + " FROM " + b.insertSource(t, g)
+	if vals, ok := b.valuesRow(t, g); ok {
+		ins += " " + vals
+	} else {
+		ins += " SELECT " + strings.Join(cols, ", ") + " FROM " + b.insertSource(t, g)
+	}
 	switch {
 	case conflict == "":
 	case resolution == "merge" && len(cols) > 0 && strings.Contains(conflict, "("):

@@ -10,6 +10,8 @@ import (
 	"sort"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/labelbase/labelbase/pkg/db"
 )
 
 // Cache is one immutable snapshot of the exposed schemas. A reload builds a
@@ -18,6 +20,9 @@ type Cache struct {
 	Schemas []string
 	Tables  map[QI]*Table
 	Funcs   map[QI][]*Func
+	// Reads are the request settings something in the database reads
+	// (reads.go); the gateway sends only those unless told to send all.
+	Reads db.Reads
 }
 
 // QI is a schema-qualified name.
@@ -197,6 +202,9 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	}
 	c.Link()
 	if err := loadFuncs(ctx, tx, c, schemas); err != nil {
+		return nil, err
+	}
+	if c.Reads, err = loadReads(ctx, tx); err != nil {
 		return nil, err
 	}
 	return c, tx.Commit(ctx)

@@ -81,6 +81,9 @@ type Side struct {
 	Ops           int
 	RPS           float64
 	P50, P95, P99 time.Duration
+	// Self and Server are CPU per operation: this process (client plus
+	// the side under test) and PostgreSQL (cpu.go).
+	Self, Server time.Duration
 }
 
 // scenario is one request, and the SQL the gateway sent for it.
@@ -136,13 +139,14 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	}
 	defer fl.close()
 
+	meter := newCPUMeter(ctx, owner)
 	printHeader(o.Out, o, machine(ctx, owner))
 	var out []Result
 	for _, s := range scenarios(fx) {
 		if o.Only != "" && !strings.Contains(s.name, o.Only) {
 			continue
 		}
-		res, err := measure(ctx, o, gw, fl, s)
+		res, err := measure(ctx, o, gw, fl, meter, s)
 		if err != nil {
 			return nil, err
 		}

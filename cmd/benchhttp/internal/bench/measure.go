@@ -25,7 +25,7 @@ type namedOp struct {
 // measure captures the scenario's SQL through the gateway, checks that
 // every floor runs it, then alternates the sides' phases for o.Rounds
 // rounds, so drift on the machine hits all sides alike.
-func measure(ctx context.Context, o Options, gw *gateway, fl *floors, s *scenario) (Result, error) {
+func measure(ctx context.Context, o Options, gw *gateway, fl *floors, meter *cpuMeter, s *scenario) (Result, error) {
 	if err := gw.capture(ctx, s); err != nil {
 		return Result{}, err
 	}
@@ -37,18 +37,31 @@ func measure(ctx context.Context, o Options, gw *gateway, fl *floors, s *scenari
 	}
 	lat := make([][]time.Duration, len(ops))
 	took := make([]time.Duration, len(ops))
+	self, server := make([]time.Duration, len(ops)), make([]time.Duration, len(ops))
 	for r := 0; r < o.Rounds; r++ {
 		for i, sd := range ops {
+			self0, server0 := meter.sample()
 			d, l, err := phase(ctx, o, sd.op)
 			if err != nil {
 				return Result{}, fmt.Errorf("bench: %s: %s: %w", s.name, sd.name, err)
 			}
+			self1, server1 := meter.sample()
+			self[i], server[i] = self[i]+self1-self0, server[i]+server1-server0
 			lat[i], took[i] = append(lat[i], l...), took[i]+d
 		}
 	}
-	return Result{Name: s.name, Gateway: summarise(lat[0], took[0]), Floor: summarise(lat[1], took[1]),
+	res := Result{Name: s.name, Gateway: summarise(lat[0], took[0]), Floor: summarise(lat[1], took[1]),
 		HTTPFloor: summarise(lat[2], took[2]), SetupFloor: summarise(lat[3], took[3]),
-		FairFloor: summarise(lat[4], took[4])}, nil
+		FairFloor: summarise(lat[4], took[4])}
+	for _, x := range []struct {
+		sd *Side
+		i  int
+	}{{&res.Gateway, 0}, {&res.Floor, 1}, {&res.FairFloor, 4}} {
+		if n := time.Duration(len(lat[x.i])); n > 0 {
+			x.sd.Self, x.sd.Server = self[x.i]/n, server[x.i]/n
+		}
+	}
+	return res, nil
 }
 
 // phase runs op from o.Workers goroutines for o.Phase (at most o.MaxOps
@@ -107,14 +120,15 @@ func printHeader(w io.Writer, o Options, machine string) {
 	fmt.Fprintf(w, "# gateway vs floor: %s\n", machine)
 	fmt.Fprintf(w, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
 		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
-	fmt.Fprintln(w, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|")
+	fmt.Fprintln(w, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 | CPU µs/req, process + PostgreSQL: gateway / fair floor / floor |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|---|")
 }
 
 // printRow is one scenario's line of the table.
 func printRow(w io.Writer, res Result) {
-	fmt.Fprintf(w, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
-		ratio(res.Gateway, res.HTTPFloor), ratio(res.Gateway, res.FairFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.FairFloor))
+	fmt.Fprintf(w, "| %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f | %s | %s | %s |\n", res.Name, res.Gateway.RPS, res.Floor.RPS, res.Ratio(),
+		ratio(res.Gateway, res.HTTPFloor), ratio(res.Gateway, res.FairFloor), ratio(res.SetupFloor, res.Floor), pcts(res.Gateway), pcts(res.FairFloor),
+		cpuSplit(res))
 }
 
 func pcts(s Side) string {
