@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/labelbase/labelbase/pkg/app"
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
@@ -80,10 +80,7 @@ func startGatewayTB(tb testing.TB, databaseURL string, env map[string]string) *g
 	for k, v := range env {
 		vars[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return vars[k] })
-	if err != nil {
-		tb.Fatal(err)
-	}
+	cfg := configtest.New(tb, vars)
 	a, err := app.New(context.Background(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		tb.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
@@ -64,10 +65,7 @@ func setup(t testing.TB, env map[string]string) *testEnv {
 	for k, v := range env {
 		vars[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return vars[k] })
-	if err != nil {
-		t.Fatalf("config: %v", err)
-	}
+	cfg := configtest.New(t, vars)
 	clock := &fakeClock{t: time.Now().UTC().Truncate(time.Second)}
 	api, err := New(Deps{Config: cfg, Pool: db.Pool, Log: slog.New(slog.DiscardHandler), Now: clock.Now})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 	"github.com/labelbase/labelbase/pkg/realtime/bus"
 	"github.com/labelbase/labelbase/pkg/server"
@@ -41,10 +42,7 @@ func loadConfig(t *testing.T, dbURL string, env map[string]string) *config.Confi
 	for k, v := range env {
 		vars[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return vars[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, vars)
 	return cfg
 }
 

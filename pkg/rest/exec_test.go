@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	dbpkg "github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/token"
@@ -26,10 +26,7 @@ func onePoolAPI(t *testing.T, e *env, settings map[string]string) (*env, *pgxpoo
 	for k, v := range settings {
 		vals[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return vals[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, vals)
 	pools, err := dbpkg.Open(ctx, e.db.URL, "", 1)
 	if err != nil {
 		t.Fatal(err)

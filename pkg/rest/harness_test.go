@@ -14,6 +14,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	dbpkg "github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 	"github.com/labelbase/labelbase/pkg/server"
@@ -55,10 +56,7 @@ func setupEnv(t testing.TB, settings map[string]string, extra ...string) *env {
 	for k, v := range settings {
 		envVars[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return envVars[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, envVars)
 	pools, err := dbpkg.Open(ctx, db.URL, "", 4)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/token"
 )
 
@@ -19,10 +20,7 @@ func testConfig(t *testing.T, vars map[string]string) *config.Config {
 	for k, v := range vars {
 		all[k] = v
 	}
-	c, err := config.Load(func(k string) string { return all[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := configtest.New(t, all)
 	return c
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	dbpkg "github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 	"github.com/labelbase/labelbase/pkg/server"
@@ -74,10 +75,7 @@ func setup(t testing.TB, settings map[string]string, extraSQL ...string) *env {
 	for k, v := range settings {
 		vars[k] = v
 	}
-	cfg, err := config.Load(func(k string) string { return vars[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.New(t, vars)
 	pools, err := dbpkg.Open(ctx, db.URL, "", 4)
 	if err != nil {
 		t.Fatal(err)
