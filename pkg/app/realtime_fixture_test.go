@@ -27,6 +27,8 @@ CREATE TABLE public.contract_notes (
   score int NOT NULL DEFAULT 0
 );
 ALTER TABLE public.contract_notes ENABLE ROW LEVEL SECURITY;
+-- The whole old row in UPDATE events (Supabase's rule for old_record).
+ALTER TABLE public.contract_notes REPLICA IDENTITY FULL;
 CREATE POLICY "own notes" ON public.contract_notes FOR ALL TO authenticated
   USING (owner = auth.uid()) WITH CHECK (owner = auth.uid());
 GRANT SELECT, INSERT, UPDATE, DELETE ON public.contract_notes TO authenticated;

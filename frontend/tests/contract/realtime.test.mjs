@@ -235,7 +235,7 @@ for (const vsn of ['1.0.0', '2.0.0']) {
       )
     })
 
-    test('an update carries the new row; a subscription that can never deliver says so', async () => {
+    test('an update carries the new and (REPLICA IDENTITY FULL) the old row; a subscription that can never deliver says so', async () => {
       const a = await member()
       const got = waiter()
       const ch = a.client
@@ -248,7 +248,8 @@ for (const vsn of ['1.0.0', '2.0.0']) {
       const u = await got.next(undefined, 'update')
       assert.equal(u.eventType, 'UPDATE')
       assert.equal(u.new.body, 'final')
-      assert.equal(u.old.id, ins.data.id, 'the primary key of the old row')
+      assert.equal(u.old.id, ins.data.id, 'the old row')
+      assert.equal(u.old.body, 'draft', 'the old values, under REPLICA IDENTITY FULL')
 
       const system = waiter()
       const bad = a.client
