@@ -46,7 +46,11 @@ func openPools(ctx context.Context, cfg *config.Config, log *slog.Logger) (pools
 		close(checked)
 	}()
 	if err := checkPools(ctx, cfg, pools, log); err != nil {
-		<-checked
+		// The pools are closing; wait until the LISTEN check has finished
+		// with them, and keep its answer for the log.
+		if lerr := <-checked; lerr != nil {
+			log.Debug("LISTEN check, after the start-up failure", "err", lerr)
+		}
 		pools.Close()
 		return nil, nil, err
 	}

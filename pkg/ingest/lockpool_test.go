@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -28,7 +29,7 @@ func TestPassLockUsesTheLockPool(t *testing.T) {
 	if held, other := direct.Stat().AcquiredConns(), db.Pool.Stat().AcquiredConns(); held != 1 || other != 0 {
 		t.Fatalf("lock pool holds %d connections, crawler pool %d; want 1 and 0", held, other)
 	}
-	if _, err := (store{pool: db.Pool}).lock(ctx); err != ErrBusy {
+	if _, err := (store{pool: db.Pool}).lock(ctx); !errors.Is(err, ErrBusy) {
 		t.Fatalf("a second pass on the crawler's own pool: %v, want ErrBusy", err)
 	}
 	unlock()

@@ -30,7 +30,7 @@ func (c *Cluster) StartReplica(ctx context.Context, dir string) (*Cluster, error
 	cmd.Path = c.companion("pg_basebackup")
 	cmd.Env = append(cmd.Env, "PGPASSWORD="+c.password)
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("pgcluster: pg_basebackup: %v: %s", err, tail(out))
+		return nil, fmt.Errorf("pgcluster: pg_basebackup: %w: %s", err, tail(out))
 	}
 	if r.port, err = freePort(); err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func (c *Cluster) appendConf(lines string) error {
 func (c *Cluster) Kill() error {
 	cmd := c.command(context.Background(), "pg_ctl", "stop", "-D", c.dataDir(), "-m", "immediate", "-w", "-t", "60")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("pgcluster: kill: %v: %s", err, tail(out))
+		return fmt.Errorf("pgcluster: kill: %w: %s", err, tail(out))
 	}
 	return nil
 }

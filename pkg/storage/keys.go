@@ -39,16 +39,6 @@ func validKey(key string, utf8Keys bool) bool {
 
 func validBucketName(name string) bool { return bucketRE.MatchString(name) }
 
-// cleanKey trims slashes and collapses doubled ones, as storage-js does
-// on its side, so "a//b/" and "a/b" name one object.
-func cleanKey(key string) string {
-	key = strings.Trim(key, "/")
-	for strings.Contains(key, "//") {
-		key = strings.ReplaceAll(key, "//", "/")
-	}
-	return key
-}
-
 // mimeAllowed matches a content type against a bucket's
 // allowed_mime_types, where "image/*" admits any image type; an empty list
 // admits everything. Parameters (";charset=...") are ignored.

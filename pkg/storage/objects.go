@@ -7,7 +7,6 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
@@ -217,12 +216,4 @@ func (a *API) purgeCache(c *echo.Context) error {
 		return err
 	}
 	return c.JSON(http.StatusOK, map[string]string{"message": "success"})
-}
-
-func atoiDefault(s string, def int) int {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return def
-	}
-	return n
 }
