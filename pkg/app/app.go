@@ -78,16 +78,10 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		return nil, err
 	}
 	verifier := token.NewKeySetVerifier(keys, "", time.Now)
-	mailer, inbox, err := mail.New(cfg)
+	mailer, inbox, err := newMail(cfg, log)
 	if err != nil {
 		pools.Close()
-		return nil, fmt.Errorf("app: mail: %w", err)
-	}
-	switch {
-	case inbox != nil:
-		log.Info("mail is captured, not sent: read it at /_dev/inbox (MAIL_DEV_INBOX)")
-	case mailer == nil:
-		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
+		return nil, err
 	}
 	m := poolMetrics(pools)
 	authAPI, err := auth.New(auth.Deps{Config: cfg, Pool: pools.Owner, Verifier: verifier, Log: log, Mailer: mailer,
@@ -114,10 +108,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	}
 	web, built := frontend.Files()
 	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
-	var requestLog server.RequestLog
-	if o.quietRequests {
-		requestLog = server.RequestLog{Level: slog.LevelDebug, Slow: server.DefaultSlowRequest, Traffic: server.NewTraffic()}
-	}
+	requestLog := requestLogFor(o)
 	h := server.New(server.Deps{
 		Config: cfg,
 		Log:    log,
@@ -147,6 +138,31 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 	}
 	return &App{Config: cfg, Pools: pools, Handler: h, REST: restAPI, Storage: storageAPI, WebBuilt: built, Metrics: m, log: log,
 		auth: authAPI, keys: keys, keyStore: keyStore, accessLog: accessLog, traffic: requestLog.Traffic, rt: rt, Router: router}, nil
+}
+
+// newMail is the mail sender (nil when SMTP is not configured) and, with
+// MAIL_DEV_INBOX, the captured inbox; start-up says which.
+func newMail(cfg *config.Config, log *slog.Logger) (mail.Sender, *mail.Inbox, error) {
+	mailer, inbox, err := mail.New(cfg)
+	if err != nil {
+		return nil, nil, fmt.Errorf("app: mail: %w", err)
+	}
+	switch {
+	case inbox != nil:
+		log.Info("mail is captured, not sent: read it at /_dev/inbox (MAIL_DEV_INBOX)")
+	case mailer == nil:
+		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
+	}
+	return mailer, inbox, nil
+}
+
+// requestLogFor is how request lines are logged: every one at Info, or,
+// for a console a person reads, at Debug with a traffic summary.
+func requestLogFor(o options) server.RequestLog {
+	if !o.quietRequests {
+		return server.RequestLog{}
+	}
+	return server.RequestLog{Level: slog.LevelDebug, Slow: server.DefaultSlowRequest, Traffic: server.NewTraffic()}
 }
 
 // loadKeys reads the signing keys every gateway on the database shares.

@@ -74,6 +74,52 @@ func (c *Cluster) StartPgBouncer(ctx context.Context, o BouncerOptions) (*Bounce
 	if err != nil {
 		return nil, err
 	}
+	ini := c.bouncerINI(o, port, dir)
+	conf := filepath.Join(dir, "pgbouncer.ini")
+	if err := c.writeOwned(conf, ini); err != nil {
+		return nil, err
+	}
+	// PgBouncer refuses to run as root, like PostgreSQL.
+	cmd := exec.Command(bin, conf)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if c.runAs != nil {
+		cmd.SysProcAttr.Credential = c.runAs
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("pgcluster: pgbouncer: %w", err)
+	}
+	bo := &Bouncer{cmd: cmd, port: port, done: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(bo.done) }()
+	if err := bo.waitListening(ctx, dir); err != nil {
+		return nil, err
+	}
+	return bo, nil
+}
+
+// URL connects to database name through the bouncer.
+func (b *Bouncer) URL(name string) string {
+	u := url.URL{Scheme: "postgres", User: url.User("client"), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port)),
+		Path: "/" + name, RawQuery: "sslmode=disable"}
+	return u.String()
+}
+
+// Port is where the bouncer listens.
+func (b *Bouncer) Port() int { return b.port }
+
+// Stop ends the bouncer and waits for it.
+func (b *Bouncer) Stop() {
+	_ = b.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-b.done:
+	case <-time.After(5 * time.Second):
+		_ = b.cmd.Process.Kill()
+		<-b.done
+	}
+}
+
+// bouncerINI is pgbouncer.ini: one [databases] entry per login (sorted,
+// so the file is stable), the listener and the pool mode.
+func (c *Cluster) bouncerINI(o BouncerOptions, port int, dir string) string {
 	mode := o.Mode
 	if mode == "" {
 		mode = "transaction"
@@ -101,61 +147,31 @@ server_login_retry = 1
 logfile = %s
 ignore_startup_parameters = extra_float_digits
 `, port, mode, max(o.PoolSize, 1), filepath.Join(dir, "pgbouncer.log"))
-	conf := filepath.Join(dir, "pgbouncer.ini")
-	if err := c.writeOwned(conf, b.String()); err != nil {
-		return nil, err
-	}
-	// PgBouncer refuses to run as root, like PostgreSQL.
-	cmd := exec.Command(bin, conf)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if c.runAs != nil {
-		cmd.SysProcAttr.Credential = c.runAs
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("pgcluster: pgbouncer: %w", err)
-	}
-	bo := &Bouncer{cmd: cmd, port: port, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(bo.done) }()
+	return b.String()
+}
+
+// waitListening waits up to 10 s for the bouncer's port to accept, and
+// reports its log's tail if it exits first.
+func (bo *Bouncer) waitListening(ctx context.Context, dir string) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), 200*time.Millisecond)
+		conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(bo.port)), 200*time.Millisecond)
 		if err == nil {
 			conn.Close()
-			return bo, nil
+			return nil
 		}
 		select {
 		case <-bo.done:
 			logTail, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
-			return nil, fmt.Errorf("pgcluster: pgbouncer exited: %s", tail(logTail))
+			return fmt.Errorf("pgcluster: pgbouncer exited: %s", tail(logTail))
 		case <-ctx.Done():
 			bo.Stop()
-			return nil, ctx.Err()
+			return ctx.Err()
 		case <-time.After(50 * time.Millisecond):
 		}
 		if time.Now().After(deadline) {
 			bo.Stop()
-			return nil, errors.New("pgcluster: pgbouncer did not start listening within 10 s")
+			return errors.New("pgcluster: pgbouncer did not start listening within 10 s")
 		}
-	}
-}
-
-// URL connects to database name through the bouncer.
-func (b *Bouncer) URL(name string) string {
-	u := url.URL{Scheme: "postgres", User: url.User("client"), Host: net.JoinHostPort("127.0.0.1", strconv.Itoa(b.port)),
-		Path: "/" + name, RawQuery: "sslmode=disable"}
-	return u.String()
-}
-
-// Port is where the bouncer listens.
-func (b *Bouncer) Port() int { return b.port }
-
-// Stop ends the bouncer and waits for it.
-func (b *Bouncer) Stop() {
-	_ = b.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-b.done:
-	case <-time.After(5 * time.Second):
-		_ = b.cmd.Process.Kill()
-		<-b.done
 	}
 }
