@@ -7,6 +7,7 @@ import { InvitesPanel } from './invites-panel'
 import { LabelsPanel } from './labels-panel'
 import { MembersPanel } from './members-panel'
 import { QueuePanel } from './queue-panel'
+import { useLiveAdmin } from '../hooks/use-live-admin'
 
 const TABS = [
   { value: 'queue', label: 'Queue' },
@@ -32,6 +33,8 @@ const PANELS: Record<AdminTab, () => React.JSX.Element> = {
  * this page gets the procedures' refusal, shown as "for admins".
  */
 export function AdminPage() {
+  // The page renders for admins only (the route checks); the queue and crawl views follow the database live.
+  useLiveAdmin(true)
   const [params, setParams] = useSearchParamState()
   const tab: AdminTab = oneOf(params.get('tab'), TAB_VALUES, 'queue')
   const Panel = PANELS[tab]
