@@ -33,6 +33,7 @@ export const queryKeys = {
   adminLabels: (search: string) => ['admin', 'labels', search] as const,
   adminMembers: (search: string) => ['admin', 'members', search] as const,
   adminInvites: ['admin', 'invites'] as const,
+  adminStorage: ['admin', 'storage'] as const,
 }
 
 /**

@@ -42,7 +42,7 @@ export function AvatarSection() {
       <p className="mt-1 text-sm text-zinc-600">Shown next to your email in the menu. JPEG, PNG or WebP, up to 2 MB; it is cropped to a square.</p>
       <div className="mt-6 flex flex-wrap items-center gap-4">
         {url ? (
-          <img src={url} alt="Your picture" className="size-24 rounded-full border border-zinc-200 object-cover" />
+          <img src={url} alt="Your avatar" className="size-24 rounded-full border border-zinc-200 object-cover" />
         ) : (
           <span aria-hidden="true" className="flex size-24 items-center justify-center rounded-full bg-violet-600 text-3xl font-bold text-white uppercase">
             {user.email.slice(0, 1)}

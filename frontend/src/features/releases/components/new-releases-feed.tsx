@@ -30,7 +30,7 @@ export function NewReleasesFeed() {
   const followed = useFollowedLabelIds(user.id)
   const releases = useMemo(() => (feed.data?.pages ?? []).reduce<Release[]>(appendUnique, []), [feed.data])
   const followedCount = followed.data?.length ?? null
-  const notice = useNewReleasesNotice(user.id, followed.data)
+  const notice = useNewReleasesNotice(user.id)
 
   // A failed next page stops the scrolling instead of retrying on every intersection.
   const canLoadMore = feed.hasNextPage && !feed.isFetching && !feed.isFetchNextPageError

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { LIVE_TOPICS } from '@/config/constants'
 import { extraMessages } from '@/config/messages'
 import { fakeLive } from '@/testing/live'
@@ -10,13 +10,7 @@ import { testUser } from '@/testing/test-utils'
 import { useLiveListens } from '../hooks/use-live-listens'
 import { NewReleasesFeed } from './new-releases-feed'
 
-vi.mock('@/lib/supabase', async (original) => ({
-  ...(await original<typeof import('@/lib/supabase')>()),
-  subscribeBroadcast: (await import('@/testing/live')).fakeLive.subscribe,
-}))
-
 setupApiServer()
-afterEach(() => fakeLive.reset())
 
 function FeedWithLiveListens() {
   useLiveListens(testUser.id)
@@ -54,7 +48,10 @@ describe('New Releases feed, live', () => {
   })
 
   it('shows nothing for messages about unfollowed labels or without labels', async () => {
-    apiServer.use(selectRows('user_follow_labels', [{ label_id: 100 }]), rpc('get_latest_releases', () => [releaseRow(1)]))
+    apiServer.use(
+      selectRows('user_follow_labels', [{ label_id: 100 }]),
+      rpc('get_latest_releases', () => [releaseRow(1)]),
+    )
     renderPage(<NewReleasesFeed />)
     await screen.findByRole('article', { name: 'Release 1 by Artist 1' })
     fakeLive.emit(LIVE_TOPICS.releases, 'added', { labels: { '5': 3 } })
@@ -64,7 +61,10 @@ describe('New Releases feed, live', () => {
   })
 
   it('applies marks and unmarks made on another device, and stops listening when closed', async () => {
-    apiServer.use(selectRows('user_follow_labels', [{ label_id: 100 }]), rpc('get_latest_releases', () => [releaseRow(1)]))
+    apiServer.use(
+      selectRows('user_follow_labels', [{ label_id: 100 }]),
+      rpc('get_latest_releases', () => [releaseRow(1)]),
+    )
     const view = renderPage(<FeedWithLiveListens />)
     const button = await screen.findByRole('button', { name: 'Mark as Listened' })
     const topic = LIVE_TOPICS.listens(testUser.id)

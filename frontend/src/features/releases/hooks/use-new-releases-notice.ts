@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { LIVE_TOPICS } from '@/config/constants'
 import { queryKeys } from '@/lib/query-keys'
 import { subscribeBroadcast } from '@/lib/supabase'
@@ -10,24 +10,24 @@ import { subscribeBroadcast } from '@/lib/supabase'
  * `{labels: {"<label id>": <count>}}`; only followed labels count. `show` reloads the feed from
  * its first page and clears the count: the feed itself never moves under the reader.
  */
-export function useNewReleasesNotice(userId: string, followedLabelIds: readonly number[] | undefined) {
+export function useNewReleasesNotice(userId: string) {
   const queryClient = useQueryClient()
   const [count, setCount] = useState(0)
-  const followed = useRef<ReadonlySet<number>>(new Set())
-  followed.current = new Set(followedLabelIds ?? [])
 
   useEffect(
     () =>
       subscribeBroadcast(LIVE_TOPICS.releases, 'added', (payload) => {
         const labels = payload.labels
         if (!labels || typeof labels !== 'object') return
+        // The follows as the feed last read them (the feed loads them); none known, none counted.
+        const followed = new Set(queryClient.getQueryData<number[]>(queryKeys.followedLabelIds(userId)) ?? [])
         let added = 0
         for (const [labelId, n] of Object.entries(labels as Record<string, unknown>)) {
-          if (followed.current.has(Number(labelId)) && typeof n === 'number' && n > 0) added += n
+          if (followed.has(Number(labelId)) && typeof n === 'number' && Number.isSafeInteger(n) && n > 0) added += n
         }
         if (added > 0) setCount((c) => c + added)
       }),
-    [],
+    [queryClient, userId],
   )
 
   const show = useCallback(() => {
