@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { LIVE_TOPICS } from '@/config/constants'
-import { hasRoot, listenDependentRoots } from '@/lib/query-keys'
 import { subscribeBroadcast } from '@/lib/supabase'
 import { writeListened } from '../api/set-listened'
 
@@ -18,9 +17,9 @@ export function useLiveListens(userId: string | null) {
     return subscribeBroadcast(LIVE_TOPICS.listens(userId), 'listen', (payload) => {
       const releaseId = Number(payload.release_id)
       if (!Number.isSafeInteger(releaseId) || typeof payload.listened !== 'boolean') return
+      // As a local toggle: the lists and the listened ids change in place; the collection's
+      // label lists are only marked stale, so a label does not vanish from under the reader.
       void writeListened(queryClient, userId, releaseId, payload.listened)
-      // The collection's "all listened" grouping is derived from the marks: reload what is shown.
-      void queryClient.invalidateQueries({ predicate: hasRoot(listenDependentRoots) })
     })
   }, [queryClient, userId])
 }
