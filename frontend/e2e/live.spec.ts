@@ -2,7 +2,7 @@
 // browser reaches another signed in as the same member; a release inserted with the service key
 // while the feed is open shows "1 new release"; an uploaded avatar shows in the header.
 import type { Page } from '@playwright/test'
-import { apiSession, expect, followLabels, logIn, releaseCard, releaseCards, signUp, test, expectToast } from './support'
+import { apiSession, config, expect, expectPath, expectToast, followLabels, logIn, releaseCard, releaseCards, signOut, signUp, test } from './support'
 
 /**
  * Resolves once the page's realtime socket has joined `topic` (the server's ok reply to
@@ -119,4 +119,44 @@ test('an avatar uploaded on the account page shows in the header, and a replacem
 
   await input.setInputFiles({ name: 'me2.png', mimeType: 'image/png', buffer: await drawn('#059669') })
   await expect(header).not.toHaveAttribute('src', first!)
+})
+
+test('the admin console shows a new submission without a reload, and storage use per bucket', async ({ page, browser }) => {
+  const serviceKey = process.env.LABELBASE_SERVICE_ROLE_KEY
+  expect(serviceKey, 'LABELBASE_SERVICE_ROLE_KEY is needed to promote the admin').toBeTruthy()
+  const adminCreds = await signUp(page)
+  const promoted = await fetch(`${config.url}/auth/v1/admin/users/${(await apiSession(adminCreds)).userId}`, {
+    method: 'PUT',
+    headers: { apikey: serviceKey!, Authorization: `Bearer ${serviceKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ app_metadata: { role: 'admin' } }),
+  })
+  expect(promoted.status, await promoted.text()).toBe(200)
+  await signOut(page)
+  await logIn(page, adminCreds)
+  await expectPath(page, '/')
+
+  const adminJoined = joined(page, 'admin')
+  await page.goto('/admin')
+  await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toBeVisible()
+  await adminJoined
+
+  // A member (another browser) submits a label; the open queue shows it by itself.
+  const other = await browser.newContext()
+  try {
+    const memberPage = await other.newPage()
+    const member = await apiSession(await signUp(memberPage))
+    const url = `https://e2e-live-${Date.now().toString(36)}.bandcamp.com`
+    const res = await fetch(`${config.url}/rest/v1/labels_to_add`, {
+      method: 'POST',
+      headers: { apikey: config.anonKey, Authorization: `Bearer ${member.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ label_url: url, user_id: member.userId }),
+    })
+    expect(res.status).toBe(201)
+    await expect(page.getByRole('list', { name: 'Submissions' }).getByRole('listitem').filter({ hasText: url })).toBeVisible()
+  } finally {
+    await other.close()
+  }
+
+  await page.getByRole('tab', { name: 'Storage' }).click()
+  await expect(page.getByRole('list', { name: 'Storage buckets' }).getByRole('listitem').filter({ hasText: 'avatars' })).toContainText('private')
 })
