@@ -339,33 +339,53 @@ export async function deleteEq<T extends TableName>(table: T, filters: Partial<R
 type BroadcastListener = (payload: Record<string, unknown>) => void
 
 interface LiveTopic {
-  channel: RealtimeChannel
+  channel?: RealtimeChannel
   listeners: Map<string, Set<BroadcastListener>>
+  closeTimer?: ReturnType<typeof setTimeout>
 }
 
 /**
  * One channel per topic, shared by every listener: realtime-js hands out the existing channel
  * for a topic it already has, so two components removing "their" channel would end each
- * other's. The last listener to leave closes it.
+ * other's. The last listener to leave closes it after a short linger, so that a remount (a
+ * quick navigation back, React's development double effects) keeps the joined channel; and a
+ * topic opened again while its old channel is still leaving waits until it has left, or
+ * realtime-js would hand back the leaving one.
  */
 const liveTopics = new Map<string, LiveTopic>()
+const leaving = new Map<string, Promise<unknown>>()
+const LIVE_LINGER_MS = 1000
 
 function openTopic(topic: string): LiveTopic {
-  const client = supabase()
-  const listeners = new Map<string, Set<BroadcastListener>>()
-  const channel = client.channel(topic, { config: { private: true } })
-  channel.on('broadcast', { event: '*' }, (message: { event: string; payload?: Record<string, unknown> }) => {
-    for (const listener of listeners.get(message.event) ?? []) listener(message.payload ?? {})
-  })
-  const live = { channel, listeners }
-  // A private topic is authorised by the session's token: hand it over before joining.
-  void client.realtime
-    .setAuth()
+  const live: LiveTopic = { listeners: new Map() }
+  const current = () => liveTopics.get(topic) === live
+  void (leaving.get(topic) ?? Promise.resolve())
     .catch(() => undefined)
-    .then(() => {
-      if (liveTopics.get(topic) === live) channel.subscribe()
+    .then(async () => {
+      if (!current()) return
+      const client = supabase()
+      // A private topic is authorised by the session's token: hand it over before joining.
+      await client.realtime.setAuth().catch(() => undefined)
+      if (!current()) return
+      const channel = client.channel(topic, { config: { private: true } })
+      channel.on('broadcast', { event: '*' }, (message: { event: string; payload?: Record<string, unknown> }) => {
+        for (const listener of live.listeners.get(message.event) ?? []) listener(message.payload ?? {})
+      })
+      live.channel = channel
+      channel.subscribe()
     })
   return live
+}
+
+function closeTopic(topic: string, live: LiveTopic) {
+  if (liveTopics.get(topic) === live) liveTopics.delete(topic)
+  if (!live.channel) return
+  const left = supabase()
+    .removeChannel(live.channel)
+    .finally(() => {
+      if (leaving.get(topic) === left) leaving.delete(topic)
+    })
+  leaving.set(topic, left)
 }
 
 /**
@@ -379,15 +399,17 @@ export function subscribeBroadcast(topic: string, event: string, listener: Broad
     live = openTopic(topic)
     liveTopics.set(topic, live)
   }
+  clearTimeout(live.closeTimer)
+  live.closeTimer = undefined
   const set = live.listeners.get(event) ?? new Set<BroadcastListener>()
   set.add(listener)
   live.listeners.set(event, set)
-  const current = live
+  const mine = live
   return () => {
     set.delete(listener)
-    if ([...current.listeners.values()].some((s) => s.size > 0)) return
-    if (liveTopics.get(topic) === current) liveTopics.delete(topic)
-    void supabase().removeChannel(current.channel)
+    if ([...mine.listeners.values()].some((s) => s.size > 0)) return
+    clearTimeout(mine.closeTimer)
+    mine.closeTimer = setTimeout(() => closeTopic(topic, mine), LIVE_LINGER_MS)
   }
 }
 
