@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 // client that behaves as realtime-js does: channel(topic) hands back a channel it still holds.
 const fake = vi.hoisted(() => {
   type Handler = (message: { event: string; payload?: Record<string, unknown> }) => void
-  const channels: { topic: string; handler?: Handler; subscribed: number; removed: boolean; config: unknown }[] = []
+  const channels: { topic: string; handler?: Handler; subscribed: number; removed: boolean; config: unknown; api: Record<string, unknown> }[] = []
   const realtime = { setAuth: async () => undefined }
   const client = {
     realtime,
