@@ -141,6 +141,8 @@ test('promote, moderate a submission, hide a label from members, create and revo
   // Members and Crawls render for the admin; the member's row shows the invite used.
   await openTab(page, 'Members')
   await page.getByRole('searchbox', { name: 'Search members by email' }).fill(member.creds.email)
+  // The search reaches the address after its debounce; a tab switched before it could lose to it.
+  await expect(page).toHaveURL(/tab=members&q=/)
   await expect(card(page, 'Members', member.creds.email)).toContainText(config.inviteCode)
   await openTab(page, 'Crawls')
   await page.getByRole('button', { name: 'Crawl now' }).click()

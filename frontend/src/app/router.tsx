@@ -1,5 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router'
-import { AppLayout } from '@/components/layouts/app-layout'
+import { Layout } from './layout'
 import { PageSpinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { ProtectedRoute, PublicOnlyRoute } from './routes/guards'
@@ -10,7 +10,7 @@ const lazyRoute = (load: () => Promise<RouteModule>) => async () => ({ Component
 
 export const routes: RouteObject[] = [
   {
-    element: <AppLayout />,
+    element: <Layout />,
     hydrateFallbackElement: <PageSpinner />,
     ErrorBoundary: RootError,
     children: [

@@ -42,3 +42,19 @@ export const LABEL_SITE_DOMAIN = 'bandcamp.com'
 
 /** sessionStorage key holding the seed of the collection's shuffled label order. */
 export const COLLECTION_SEED_STORAGE_KEY = 'labelbase:collection-seed'
+
+/** Avatars (bucket `avatars`, one object per member at `<uid>/avatar`): the limits the bucket enforces too. */
+export const AVATAR_BUCKET = 'avatars'
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024
+export const AVATAR_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const
+/** Pixel size the render endpoint crops avatars to (square, cover); shown at 32 px in the header, 96 on the page. */
+export const AVATAR_RENDER_SIZE = 192
+/** Lifetime of an avatar's signed URL; the query refreshes it well before. */
+export const AVATAR_URL_TTL_SECONDS = 3600
+
+/** Private broadcast topics the database sends on (sql/migrations/20261127206000_app_live.up.sql). */
+export const LIVE_TOPICS = {
+  listens: (userId: string) => `listens:${userId}`,
+  releases: 'releases',
+  admin: 'admin',
+} as const

@@ -108,4 +108,15 @@ export const extraMessages = {
     verifyFailed: 'Failed to check the code. Please try again.',
     levelsFailed: 'Failed to check your sign-in. Please try again.',
   },
+  /** Live updates: new releases while the feed is open (issue #28). */
+  newReleases: (count: number) => (count === 1 ? '1 new release' : `${count} new releases`),
+  /** The avatar on the Security (account) page (issue #29). */
+  avatar: {
+    tooLarge: 'The picture must be 2 MB or smaller.',
+    wrongType: 'Choose a JPEG, PNG or WebP picture.',
+    uploaded: 'Your picture is updated.',
+    uploadFailed: 'Failed to upload your picture. Please try again.',
+    removed: 'Your picture is removed.',
+    removeFailed: 'Failed to remove your picture. Please try again.',
+  },
 } as const

@@ -21,6 +21,8 @@ export const queryKeys = {
   collectionFlags: (userId: string, listenedKey: string) => ['collection-flags', userId, listenedKey] as const,
   labelTags: (userId: string, tab: string) => ['label-tags', userId, tab] as const,
   exploreGenres: (timeRangeDays: number) => ['explore-genres', timeRangeDays] as const,
+  /** The signed, rendered URL of the member's avatar (null: none uploaded). */
+  avatar: (userId: string) => ['avatar', userId] as const,
   totpFactors: (userId: string) => ['totp-factors', userId] as const,
   /** Whether the session still owes its second factor's code (aal1, aal2 next). */
   secondFactorDue: (userId: string) => ['second-factor-due', userId] as const,
@@ -31,6 +33,7 @@ export const queryKeys = {
   adminLabels: (search: string) => ['admin', 'labels', search] as const,
   adminMembers: (search: string) => ['admin', 'members', search] as const,
   adminInvites: ['admin', 'invites'] as const,
+  adminStorage: ['admin', 'storage'] as const,
 }
 
 /**

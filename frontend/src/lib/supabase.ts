@@ -3,7 +3,7 @@
  * return plain values and throw one error type, RequestError (lib/errors.ts), instead of
  * handing out the library's { data, error } pairs.
  */
-import { createClient, type AuthError, type Session, type SupabaseClient, type User } from '@supabase/supabase-js'
+import { createClient, type AuthError, type RealtimeChannel, type Session, type SupabaseClient, type User } from '@supabase/supabase-js'
 import { getEnv } from '@/config/env'
 // Imported for its side effect first: it reads the auth link in the address before supabase-js clears it.
 import './auth-link'
@@ -331,5 +331,141 @@ export async function deleteEq<T extends TableName>(table: T, filters: Partial<R
     let query = untyped().from(table).delete()
     for (const [name, value] of Object.entries(filters)) query = query.eq(name, value)
     dataOf(await query)
+  })
+}
+
+// ---- Realtime -----------------------------------------------------------------------------
+
+type BroadcastListener = (payload: Record<string, unknown>) => void
+
+interface LiveTopic {
+  channel?: RealtimeChannel
+  listeners: Map<string, Set<BroadcastListener>>
+  closeTimer?: ReturnType<typeof setTimeout>
+}
+
+/**
+ * One channel per topic, shared by every listener: realtime-js hands out the existing channel
+ * for a topic it already has, so two components removing "their" channel would end each
+ * other's. The last listener to leave closes it after a short linger, so that a remount (a
+ * quick navigation back, React's development double effects) keeps the joined channel; and a
+ * topic opened again while its old channel is still leaving waits until it has left, or
+ * realtime-js would hand back the leaving one.
+ */
+const liveTopics = new Map<string, LiveTopic>()
+const leaving = new Map<string, Promise<unknown>>()
+const LIVE_LINGER_MS = 1000
+
+function openTopic(topic: string): LiveTopic {
+  const live: LiveTopic = { listeners: new Map() }
+  const current = () => liveTopics.get(topic) === live
+  void (leaving.get(topic) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(async () => {
+      if (!current()) return
+      const client = supabase()
+      // A private topic is authorised by the session's token: hand it over before joining.
+      await client.realtime.setAuth().catch(() => undefined)
+      if (!current()) return
+      const channel = client.channel(topic, { config: { private: true } })
+      channel.on('broadcast', { event: '*' }, (message: { event: string; payload?: Record<string, unknown> }) => {
+        for (const listener of live.listeners.get(message.event) ?? []) listener(message.payload ?? {})
+      })
+      live.channel = channel
+      channel.subscribe()
+    })
+  return live
+}
+
+function closeTopic(topic: string, live: LiveTopic) {
+  if (liveTopics.get(topic) === live) liveTopics.delete(topic)
+  if (!live.channel) return
+  const left = supabase()
+    .removeChannel(live.channel)
+    .finally(() => {
+      if (leaving.get(topic) === left) leaving.delete(topic)
+    })
+  leaving.set(topic, left)
+}
+
+/**
+ * Listens to one event of a private broadcast topic (sent by the database's triggers through
+ * realtime.send; the realtime.messages policies decide who receives it). Returns the function
+ * that stops listening.
+ */
+export function subscribeBroadcast(topic: string, event: string, listener: BroadcastListener): () => void {
+  let live = liveTopics.get(topic)
+  if (!live) {
+    live = openTopic(topic)
+    liveTopics.set(topic, live)
+  }
+  clearTimeout(live.closeTimer)
+  live.closeTimer = undefined
+  const set = live.listeners.get(event) ?? new Set<BroadcastListener>()
+  set.add(listener)
+  live.listeners.set(event, set)
+  const mine = live
+  return () => {
+    set.delete(listener)
+    if ([...mine.listeners.values()].some((s) => s.size > 0)) return
+    clearTimeout(mine.closeTimer)
+    mine.closeTimer = setTimeout(() => closeTopic(topic, mine), LIVE_LINGER_MS)
+  }
+}
+
+// ---- Storage ------------------------------------------------------------------------------
+
+export interface ImageTransform {
+  width: number
+  height: number
+  resize: 'cover' | 'contain' | 'fill'
+}
+
+interface StorageErrorLike {
+  message: string
+  status?: number
+  statusCode?: string | number
+}
+
+/** storage-js's error as the app's one error type (its HTTP status when it has one). */
+function storageFailure(error: StorageErrorLike): RequestError {
+  const status = Number(error.status ?? error.statusCode ?? 0) || 0
+  return new RequestError(error.message, status, error.statusCode === undefined ? undefined : String(error.statusCode), { cause: error })
+}
+
+/** Storage answers a missing object with 404, or with 400 carrying statusCode "404" (upstream's shape). */
+function isNotFound(error: StorageErrorLike): boolean {
+  return String(error.statusCode) === '404' || error.status === 404 || /not.?found/i.test(error.message)
+}
+
+/** Uploads file to bucket/path, replacing what is there (upsert: INSERT + UPDATE + SELECT policies). */
+export async function uploadObject(bucket: string, path: string, file: Blob, contentType: string): Promise<void> {
+  return guarded(async () => {
+    const { error } = await supabase().storage.from(bucket).upload(path, file, { upsert: true, contentType, cacheControl: '3600' })
+    if (error) throw storageFailure(error)
+  })
+}
+
+/** Deletes objects of bucket; a path that is not there is no error (storage answers with the ones it removed). */
+export async function removeObjects(bucket: string, paths: string[]): Promise<void> {
+  return guarded(async () => {
+    const { error } = await supabase().storage.from(bucket).remove(paths)
+    if (error) throw storageFailure(error)
+  })
+}
+
+/**
+ * A signed URL of the object rendered through /storage/v1/render/image (transform), valid for
+ * expiresIn seconds, or null when the object does not exist. Each signing yields a new token,
+ * so a replaced object never shows from the browser's cache under its old URL.
+ */
+export async function signedImageUrl(bucket: string, path: string, expiresIn: number, transform: ImageTransform): Promise<string | null> {
+  return guarded(async () => {
+    const { data, error } = await supabase().storage.from(bucket).createSignedUrl(path, expiresIn, { transform })
+    if (error) {
+      if (isNotFound(error)) return null
+      throw storageFailure(error)
+    }
+    return data.signedUrl
   })
 }

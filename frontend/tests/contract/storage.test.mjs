@@ -11,7 +11,10 @@ import { randomUUID } from 'node:crypto'
 import { env, newClient, signUpNewUser } from './support.mjs'
 
 // A 64x48 JPEG, for the image transformations.
-const JPEG = Buffer.from('/9j/2wCEABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2MBERISGBUYLxoaL2NCOEJjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY//AABEIADAAQAMBIgACEQEDEQH/xAGiAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgsQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+gEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoLEQACAQIEBAMEBwUEBAABAncAAQIDEQQFITEGEkFRB2FxEyIygQgUQpGhscEJIzNS8BVictEKFiQ04SXxFxgZGiYnKCkqNTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqCg4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/AOOWOpFjqdY6lWOvWczKnUIFjqVY6nWOpVjrJzO+nUIFjqRY6nWOpVjrJzO+nUIFjqVY6nWOpVjrJzO+nUMlY6lWOp1jqVY6pzPgqdQgWOpFjqdY6lWOsnM76dQgWOpVjqdY6lWOsnM76dQgWOpVjqZY6lWOsnM76dQyVjqVY6nWOpVjq3M+Cp1CBY6lWOp1jqVY6yczvp1CBY6kWOp1jqVY6yczvp1CBY6lWOp1jqVY6yczvp1D/9k=', 'base64')
+const JPEG = Buffer.from(
+  '/9j/2wCEABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2MBERISGBUYLxoaL2NCOEJjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY//AABEIADAAQAMBIgACEQEDEQH/xAGiAAABBQEBAQEBAQAAAAAAAAAAAQIDBAUGBwgJCgsQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNicoIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+gEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoLEQACAQIEBAMEBwUEBAABAncAAQIDEQQFITEGEkFRB2FxEyIygQgUQpGhscEJIzNS8BVictEKFiQ04SXxFxgZGiYnKCkqNTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqCg4SFhoeIiYqSk5SVlpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2dri4+Tl5ufo6ery8/T19vf4+fr/2gAMAwEAAhEDEQA/AOOWOpFjqdY6lWOvWczKnUIFjqVY6nWOpVjrJzO+nUIFjqRY6nWOpVjrJzO+nUIFjqVY6nWOpVjrJzO+nUMlY6lWOp1jqVY6pzPgqdQgWOpFjqdY6lWOsnM76dQgWOpVjqdY6lWOsnM76dQgWOpVjqZY6lWOsnM76dQyVjqVY6nWOpVjq3M+Cp1CBY6lWOp1jqVY6yczvp1CBY6kWOp1jqVY6yczvp1CBY6lWOp1jqVY6yczvp1D/9k=',
+  'base64',
+)
 
 let A // { client, user }
 let B
@@ -125,7 +128,7 @@ test('objects: upload as Blob, Buffer and stream; download, info, exists; upsert
   assert.equal((await f.exists(mine(A, 'nope.txt'))).data, false)
 })
 
-test('RLS: another member and anon can neither read nor write a member\'s folder', async () => {
+test("RLS: another member and anon can neither read nor write a member's folder", async () => {
   const path = mine(A, 'private.txt')
   assert.equal((await A.client.storage.from('contract-private').upload(path, 'mine')).error, null)
 
@@ -163,19 +166,31 @@ test('list v1 and v2: folders, prefixes, search, sort and cursor pages', async (
   }
   let res = await f.list(base)
   assert.equal(res.error, null)
-  assert.deepEqual(res.data.map((e) => e.name), ['a.txt', 'b.txt', 'c.txt', 'sub'])
+  assert.deepEqual(
+    res.data.map((e) => e.name),
+    ['a.txt', 'b.txt', 'c.txt', 'sub'],
+  )
   const folder = res.data.find((e) => e.name === 'sub')
   assert.equal(folder.id, null)
   assert.equal(folder.metadata, null)
   res = await f.list(base, { limit: 2, offset: 1, sortBy: { column: 'name', order: 'desc' } })
-  assert.deepEqual(res.data.map((e) => e.name), ['c.txt', 'b.txt'])
+  assert.deepEqual(
+    res.data.map((e) => e.name),
+    ['c.txt', 'b.txt'],
+  )
   res = await f.list(base, { search: 'b' })
-  assert.deepEqual(res.data.map((e) => e.name), ['b.txt'])
+  assert.deepEqual(
+    res.data.map((e) => e.name),
+    ['b.txt'],
+  )
 
   res = await f.listV2({ prefix: `${base}/`, with_delimiter: true })
   assert.equal(res.error, null, JSON.stringify(res.error))
   assert.deepEqual(res.data.folders, [{ key: `${base}/sub`, name: `${base}/sub/` }])
-  assert.deepEqual(res.data.objects.map((o) => o.name), ['a', 'b', 'c'].map((x) => `${base}/${x}.txt`))
+  assert.deepEqual(
+    res.data.objects.map((o) => o.name),
+    ['a', 'b', 'c'].map((x) => `${base}/${x}.txt`),
+  )
 
   const seen = []
   let cursor
@@ -200,7 +215,7 @@ test('move and copy, also across buckets; remove many', async () => {
   assert.equal(res.data.message, 'Successfully moved')
   assert.equal(await (await f.download(mine(A, 'moved.txt'))).data.text(), 'moving')
   res = await f.move(mine(A, 'moved.txt'), mine(B, 'stolen.txt'))
-  assert.equal(res.error.statusCode, '403', 'the UPDATE policy refuses a move into another member\'s folder')
+  assert.equal(res.error.statusCode, '403', "the UPDATE policy refuses a move into another member's folder")
 
   res = await f.copy(mine(A, 'moved.txt'), mine(A, 'copy.txt'))
   assert.equal(res.error, null, JSON.stringify(res.error))
@@ -216,7 +231,10 @@ test('move and copy, also across buckets; remove many', async () => {
 
   res = await f.remove([mine(A, 'moved.txt'), mine(A, 'never-existed.txt')])
   assert.equal(res.error, null)
-  assert.deepEqual(res.data.map((r) => r.name), [mine(A, 'moved.txt')])
+  assert.deepEqual(
+    res.data.map((r) => r.name),
+    [mine(A, 'moved.txt')],
+  )
   assert.ok(res.data[0].id)
 })
 

@@ -52,7 +52,7 @@ test('a call is explained', async () => {
   assert.equal(typeof res.data[0].Plan['Total Cost'], 'number')
 })
 
-test("Settings shows the search_path PostgREST sets: the schema, then the extra search path, quoted", async () => {
+test('Settings shows the search_path PostgREST sets: the schema, then the extra search path, quoted', async () => {
   const plan = async (headers) => {
     const r = await raw('/rest/v1/users?select=username', {
       headers: { Accept: 'application/vnd.pgrst.plan+json; options=settings', ...headers },

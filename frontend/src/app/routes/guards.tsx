@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation } from 'react-router'
 import { PageSpinner } from '@/components/ui/spinner'
 import { paths } from '@/config/paths'
 import { redirectTarget } from '@/features/auth/utils/redirect-target'
+import { useLiveListens } from '@/features/releases'
 import { useAuth } from '@/lib/auth'
 
 /**
@@ -17,7 +18,9 @@ function useAuthLinkTarget(): string | null {
 
 /** Signed-in users only: a spinner while auth loads, /login when signed out or a code is still due. */
 export function ProtectedRoute() {
-  const { status } = useAuth()
+  const { status, user } = useAuth()
+  // Marks made on the member's other tabs and devices reach every page's lists.
+  useLiveListens(status === 'signed-in' ? (user?.id ?? null) : null)
   const location = useLocation()
   const linkTarget = useAuthLinkTarget()
   if (linkTarget) return <Navigate to={linkTarget} replace />

@@ -1,7 +1,8 @@
 import { Outlet } from 'react-router'
 import { NavBar } from './nav-bar'
 
-export function AppLayout() {
+/** The page frame; avatarUrl is passed to the header (the app layer reads it, components do not import features). */
+export function AppLayout({ avatarUrl = null }: { avatarUrl?: string | null }) {
   return (
     <div className="flex min-h-dvh flex-col">
       <a
@@ -10,7 +11,7 @@ export function AppLayout() {
       >
         Skip to content
       </a>
-      <NavBar />
+      <NavBar avatarUrl={avatarUrl} />
       <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-6 outline-none sm:px-6 sm:py-10 3xl:max-w-[1520px] 4xl:max-w-[1800px]">
         <Outlet />
       </main>

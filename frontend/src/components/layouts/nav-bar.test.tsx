@@ -6,8 +6,8 @@ import type { AuthUser } from '@/lib/supabase'
 import { testUser } from '@/testing/test-utils'
 import { NavBar } from './nav-bar'
 
-function renderNav(user: AuthUser) {
-  const router = createMemoryRouter([{ path: '*', element: <NavBar /> }], { initialEntries: ['/'] })
+function renderNav(user: AuthUser, avatarUrl: string | null = null) {
+  const router = createMemoryRouter([{ path: '*', element: <NavBar avatarUrl={avatarUrl} /> }], { initialEntries: ['/'] })
   render(
     <AuthContext.Provider
       value={{
@@ -40,5 +40,15 @@ describe('NavBar', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Open menu' }))
     expect(screen.getAllByRole('link', { name: 'Change Password' }).length).toBeGreaterThan(0)
     expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull()
+  })
+
+  it('shows the member’s picture in the header when there is one, else the initial', () => {
+    renderNav(testUser, 'http://localhost/storage/v1/render/image/sign/avatars/x?token=t')
+    expect(screen.getByTestId('header-avatar').getAttribute('src')).toContain('/render/image/sign/avatars/')
+  })
+
+  it('shows the initial without a picture', () => {
+    renderNav(testUser)
+    expect(screen.queryByTestId('header-avatar')).toBeNull()
   })
 })

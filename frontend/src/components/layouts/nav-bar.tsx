@@ -48,7 +48,8 @@ const desktopLink = ({ isActive }: { isActive: boolean }) =>
 const mobileLink = ({ isActive }: { isActive: boolean }) =>
   cn('block rounded-lg px-3 py-2 text-base font-medium', isActive ? 'bg-zinc-900 text-white' : 'text-zinc-800 hover:bg-zinc-100', focusRing)
 
-export function NavBar() {
+/** avatarUrl: the member's picture (rendered, signed), from the app layer; the initial shows without one. */
+export function NavBar({ avatarUrl = null }: { avatarUrl?: string | null }) {
   const { status, user, signOut } = useAuth()
   const location = useLocation()
   const navigate = useNavigate()
@@ -107,12 +108,16 @@ export function NavBar() {
                     focusRing,
                   )}
                 >
-                  <span
-                    aria-hidden="true"
-                    className="flex size-7 shrink-0 items-center justify-center rounded-full bg-violet-600 text-xs font-bold text-white uppercase"
-                  >
-                    {user.email.slice(0, 1)}
-                  </span>
+                  {avatarUrl ? (
+                    <img src={avatarUrl} alt="" data-testid="header-avatar" className="size-7 shrink-0 rounded-full object-cover" />
+                  ) : (
+                    <span
+                      aria-hidden="true"
+                      className="flex size-7 shrink-0 items-center justify-center rounded-full bg-violet-600 text-xs font-bold text-white uppercase"
+                    >
+                      {user.email.slice(0, 1)}
+                    </span>
+                  )}
                   <span className="truncate">
                     <span className="sr-only">Account menu for </span>
                     {user.email}

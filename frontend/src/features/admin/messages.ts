@@ -14,6 +14,7 @@ export const adminMessages = {
     labels: (search: string) => (search ? `No label matches “${search}”.` : 'No labels yet.'),
     members: (search: string) => (search ? `No member matches “${search}”.` : 'No members yet.'),
     invites: 'No invite codes yet.',
+    storage: 'No storage buckets yet.',
   },
   queue: {
     retried: 'Queued again: the next crawl tick processes it.',

@@ -20,6 +20,7 @@ export type AdminLabel = FunctionReturns<'admin_labels'>[number]
 export type Member = FunctionReturns<'admin_members'>[number]
 export type Invite = FunctionReturns<'admin_invites'>[number]
 export type CreatedInvite = FunctionReturns<'admin_create_invite'>[number]
+export type BucketUse = FunctionReturns<'admin_storage_use'>[number]
 
 export interface CrawlStatus {
   next_pass_at: string | null
@@ -67,6 +68,12 @@ export const useSubmissions = (status: SubmissionStatus | null) =>
 export const useCrawls = () => useQuery({ queryKey: queryKeys.adminCrawls, queryFn: getCrawls })
 export const useAdminLabels = (search: string) => useQuery({ queryKey: queryKeys.adminLabels(search), queryFn: () => getLabels(search) })
 export const useMembers = (search: string) => useQuery({ queryKey: queryKeys.adminMembers(search), queryFn: () => getMembers(search) })
+/** Objects and bytes per storage bucket (admin_storage_use, migration 20261127203000). */
+export async function getStorageUse(): Promise<BucketUse[]> {
+  return (await rpc('admin_storage_use', {})) ?? []
+}
+
+export const useStorageUse = () => useQuery({ queryKey: queryKeys.adminStorage, queryFn: getStorageUse })
 export const useInvites = () => useQuery({ queryKey: queryKeys.adminInvites, queryFn: getInvites })
 
 /** The console's actions, one procedure (or the recovery mail) each. */

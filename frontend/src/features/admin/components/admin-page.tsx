@@ -1,12 +1,14 @@
 import { PageHeader } from '@/components/ui/page-header'
 import { panelId, tabId, Tabs } from '@/components/ui/tabs'
 import { oneOf, useSearchParamState } from '@/hooks/use-search-param-state'
+import { useLiveAdmin } from '../hooks/use-live-admin'
 import { adminMessages } from '../messages'
 import { CrawlsPanel } from './crawls-panel'
 import { InvitesPanel } from './invites-panel'
 import { LabelsPanel } from './labels-panel'
 import { MembersPanel } from './members-panel'
 import { QueuePanel } from './queue-panel'
+import { StoragePanel } from './storage-panel'
 
 const TABS = [
   { value: 'queue', label: 'Queue' },
@@ -14,6 +16,7 @@ const TABS = [
   { value: 'labels', label: 'Labels' },
   { value: 'members', label: 'Members' },
   { value: 'invites', label: 'Invites' },
+  { value: 'storage', label: 'Storage' },
 ] as const
 type AdminTab = (typeof TABS)[number]['value']
 const TAB_VALUES = TABS.map((t) => t.value)
@@ -24,6 +27,7 @@ const PANELS: Record<AdminTab, () => React.JSX.Element> = {
   labels: LabelsPanel,
   members: MembersPanel,
   invites: InvitesPanel,
+  storage: StoragePanel,
 }
 
 /**
@@ -32,6 +36,8 @@ const PANELS: Record<AdminTab, () => React.JSX.Element> = {
  * this page gets the procedures' refusal, shown as "for admins".
  */
 export function AdminPage() {
+  // The page renders for admins only (the route checks); the queue and crawl views follow the database live.
+  useLiveAdmin(true)
   const [params, setParams] = useSearchParamState()
   const tab: AdminTab = oneOf(params.get('tab'), TAB_VALUES, 'queue')
   const Panel = PANELS[tab]

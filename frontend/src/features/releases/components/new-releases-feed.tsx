@@ -13,10 +13,12 @@ import { useInfiniteScroll } from '@/hooks/use-infinite-scroll'
 import { useUser } from '@/lib/auth'
 import { errorMessage } from '@/lib/errors'
 import { appendUnique } from '@/lib/pagination'
+import { cn } from '@/lib/cn'
 import type { Release } from '@/types/api'
 import { useFollowedLabelIds } from '../api/get-followed-label-ids'
 import { useLatestReleases } from '../api/get-latest-releases'
 import { useListenToggle } from '../hooks/use-listen-toggle'
+import { useNewReleasesNotice } from '../hooks/use-new-releases-notice'
 import { ReleaseCard } from './release-card'
 import { ReleaseCardSkeleton, ReleaseGrid } from './release-grid'
 
@@ -28,6 +30,7 @@ export function NewReleasesFeed() {
   const followed = useFollowedLabelIds(user.id)
   const releases = useMemo(() => (feed.data?.pages ?? []).reduce<Release[]>(appendUnique, []), [feed.data])
   const followedCount = followed.data?.length ?? null
+  const notice = useNewReleasesNotice(user.id)
 
   // A failed next page stops the scrolling instead of retrying on every intersection.
   const canLoadMore = feed.hasNextPage && !feed.isFetching && !feed.isFetchNextPageError
@@ -53,6 +56,13 @@ export function NewReleasesFeed() {
   return (
     <section>
       <PageHeader title="New Releases" subtitle="The latest releases from the labels you follow" />
+      <div aria-live="polite" className="sticky top-2 z-20 flex justify-center empty:hidden">
+        {notice.count > 0 && (
+          <button type="button" onClick={notice.show} className={cn(buttonClasses('primary'), 'mb-4 rounded-full shadow-lg')}>
+            {extraMessages.newReleases(notice.count)}
+          </button>
+        )}
+      </div>
       <QueryState
         query={state}
         errorMessage={loadMessage}

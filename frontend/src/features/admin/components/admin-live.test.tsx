@@ -1,0 +1,64 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { LIVE_TOPICS } from '@/config/constants'
+import { apiServer, rpc, setupApiServer } from '@/testing/api-server'
+import { fakeLive } from '@/testing/live'
+import { renderPage } from '@/testing/render-page'
+import { AdminPage } from './admin-page'
+import { formatBytes } from './storage-panel'
+
+setupApiServer()
+
+const submission = (id: number) => ({
+  id,
+  label_url: `https://sub${id}.bandcamp.com`,
+  status: 'pending',
+  reason: null,
+  submitter_id: 'u1',
+  submitter_email: 'sub@example.test',
+  submitted_at: '2026-11-20T10:00:00Z',
+  processed_at: null,
+  attempts: 0,
+  last_attempt_at: null,
+  label_id: null,
+})
+
+describe('Admin console, live', () => {
+  it('reloads the queue when the database says it changed, and ignores other messages', async () => {
+    let loads = 0
+    apiServer.use(rpc('admin_submissions', () => (++loads === 1 ? [submission(1)] : [submission(1), submission(2)])))
+    const view = renderPage(<AdminPage />)
+    await screen.findByText('https://sub1.bandcamp.com')
+    await waitFor(() => expect(fakeLive.listening(LIVE_TOPICS.admin, 'changed')).toBe(1))
+
+    fakeLive.emit(LIVE_TOPICS.admin, 'changed', { view: 'members' })
+    fakeLive.emit(LIVE_TOPICS.admin, 'changed', {})
+    expect(loads).toBe(1)
+
+    fakeLive.emit(LIVE_TOPICS.admin, 'changed', { view: 'queue' })
+    expect(await screen.findByText('https://sub2.bandcamp.com')).toBeTruthy()
+    expect(loads).toBe(2)
+    view.unmount()
+    expect(fakeLive.listening(LIVE_TOPICS.admin, 'changed')).toBe(0)
+  })
+
+  it('shows storage use per bucket', async () => {
+    apiServer.use(
+      rpc('admin_submissions', () => []),
+      rpc('admin_storage_use', () => [{ bucket_id: 'avatars', bucket_name: 'avatars', public: false, objects: 3, bytes: 1536 }]),
+    )
+    renderPage(<AdminPage />)
+    fireEvent.click(await screen.findByRole('tab', { name: 'Storage' }))
+    expect(await screen.findByText('1.5 KB')).toBeTruthy()
+    expect(screen.getByText('private')).toBeTruthy()
+    expect(screen.getByText('3')).toBeTruthy()
+  })
+
+  it('formats sizes', () => {
+    expect(formatBytes(0)).toBe('0 B')
+    expect(formatBytes(1023)).toBe('1023 B')
+    expect(formatBytes(2 * 1024 * 1024)).toBe('2.0 MB')
+    expect(formatBytes(50 * 1024 * 1024)).toBe('50 MB')
+    expect(formatBytes(-5)).toBe('0 B')
+  })
+})
