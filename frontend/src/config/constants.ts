@@ -52,7 +52,7 @@ export const AVATAR_RENDER_SIZE = 192
 /** Lifetime of an avatar's signed URL; the query refreshes it well before. */
 export const AVATAR_URL_TTL_SECONDS = 3600
 
-/** Private broadcast topics the database sends on (sql/migrations/20261127206000_app_live.up.sql). */
+/** Private broadcast topics the database sends on (sql/migrations/20261127205500_app_live.up.sql). */
 export const LIVE_TOPICS = {
   listens: (userId: string) => `listens:${userId}`,
   releases: 'releases',
