@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -11,6 +12,9 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/apierr"
 )
+
+// statusClientClosed is nginx's 499, for a request whose client left.
+const statusClientClosed = 499
 
 // storageErr builds supabase/storage's error: HTTP 400 for every refusal
 // (the real status travels as the body's statusCode string, which
@@ -102,6 +106,12 @@ func pgErr(op string, err error) error {
 		case "22P02", "22023", "23514":
 			return errInvalid(pe.Message).WithCause(err)
 		}
+	}
+	if errors.Is(err, context.Canceled) {
+		// The client went away (a browser dropping a signing request as a
+		// page changes): nginx's 499, as /rest/v1 and /auth/v1 log it, not
+		// a server fault.
+		return apierr.New(statusClientClosed, "RequestCanceled", "Request canceled").WithCause(err)
 	}
 	return apierr.Internal(fmt.Errorf("storage: %s: %w", op, err))
 }
