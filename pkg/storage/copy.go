@@ -15,21 +15,11 @@ import (
 // INSERT on the destination (plus UPDATE and SELECT with x-upsert), as the
 // caller. The bytes are copied to a new version before the row commits.
 func (a *API) copy(c *echo.Context) error {
-	who, err := a.authenticate(c)
+	who, b, err := a.moveRequest(c)
 	if err != nil {
 		return err
 	}
-	var b moveBody
-	if err := readJSON(c, &b); err != nil {
-		return err
-	}
-	if err := b.check(a.cfg.UTF8Keys); err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
-	if _, err := a.limits(ctx, c, b.DestinationBucket); err != nil {
-		return err
-	}
 	var src *object
 	err = a.tx(ctx, who, "storage.object.copy", true, func(tx pgx.Tx) error {
 		src, err = scanObject(tx.QueryRow(ctx, `SELECT `+objectCols+` FROM storage.objects WHERE bucket_id = $1 AND name = $2`,

@@ -35,21 +35,11 @@ func (b *moveBody) check(utf8Keys bool) error {
 // as the caller (upstream's rule: SELECT + UPDATE). The bytes stay where
 // they are: blobs are named by version, not by bucket or key.
 func (a *API) move(c *echo.Context) error {
-	who, err := a.authenticate(c)
+	who, b, err := a.moveRequest(c)
 	if err != nil {
 		return err
 	}
-	var b moveBody
-	if err := readJSON(c, &b); err != nil {
-		return err
-	}
-	if err := b.check(a.cfg.UTF8Keys); err != nil {
-		return err
-	}
 	ctx := c.Request().Context()
-	if _, err := a.limits(ctx, c, b.DestinationBucket); err != nil {
-		return err
-	}
 	var id string
 	err = a.tx(ctx, who, "storage.object.move", false, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT id::text FROM storage.objects WHERE bucket_id = $1 AND name = $2`,
@@ -125,4 +115,25 @@ func objectJSON(o *object) map[string]any {
 	return map[string]any{"id": o.ID, "bucket_id": o.Bucket, "name": o.Name, "version": o.Version,
 		"metadata": o.Meta, "user_metadata": o.UserMeta, "created_at": isoPtr(o.Created),
 		"updated_at": isoPtr(o.Updated), "last_accessed_at": isoPtr(o.Accessed)}
+}
+
+// moveRequest is what move and copy share before their transactions: the
+// caller, the body with its keys checked, and the destination bucket's
+// limits (which also refuse a missing bucket).
+func (a *API) moveRequest(c *echo.Context) (*caller, moveBody, error) {
+	var b moveBody
+	who, err := a.authenticate(c)
+	if err != nil {
+		return nil, b, err
+	}
+	if err := readJSON(c, &b); err != nil {
+		return nil, b, err
+	}
+	if err := b.check(a.cfg.UTF8Keys); err != nil {
+		return nil, b, err
+	}
+	if _, err := a.limits(c.Request().Context(), c, b.DestinationBucket); err != nil {
+		return nil, b, err
+	}
+	return who, b, nil
 }
