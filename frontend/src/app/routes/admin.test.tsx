@@ -1,8 +1,8 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, within } from '@testing-library/react'
 import { http } from 'msw'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { extraMessages } from '@/config/messages'
-import { factorHandlers, gotrueError, storeSession, totpFactor, type Calls } from '@/features/security/testing'
+import { factorHandlers, gotrueError, storeSession, submitCode, totpFactor, type Calls } from '@/features/security/testing'
 import { apiServer, rpc, setupApiServer } from '@/testing/api-server'
 import { renderPage } from '@/testing/render-page'
 import AdminRoute from './admin'
@@ -29,11 +29,6 @@ const queueRow = {
   attempts: 0,
   last_attempt_at: null,
   label_id: null,
-}
-
-const submit = (code: string) => {
-  fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: code } })
-  fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
 }
 
 /**
@@ -66,8 +61,7 @@ describe('Admin console, second step', () => {
     )
     renderPage(<AdminRoute />, '/admin')
     await screen.findByLabelText('Authentication code')
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Verify' }) as HTMLButtonElement).disabled).toBe(false))
-    submit('123 456')
+    await submitCode('123 456')
     expect(await screen.findByText('https://sub1.bandcamp.com')).toBeTruthy()
     expect(screen.getByRole('heading', { name: 'Admin' })).toBeTruthy()
     expect(screen.queryByLabelText('Authentication code')).toBeNull()
@@ -87,8 +81,7 @@ describe('Admin console, second step', () => {
     )
     renderPage(<AdminRoute />, '/admin')
     await screen.findByLabelText('Authentication code')
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Verify' }) as HTMLButtonElement).disabled).toBe(false))
-    submit('111111')
+    await submitCode('111111')
     expect(await screen.findByText(extraMessages.mfa.codeInvalid)).toBeTruthy()
     expect((screen.getByLabelText('Authentication code') as HTMLInputElement).value).toBe('')
     expect(screen.queryByRole('tab')).toBeNull()
@@ -103,8 +96,7 @@ describe('Admin console, second step', () => {
     )
     renderPage(<AdminRoute />, '/admin')
     await screen.findByLabelText('Authentication code')
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Verify' }) as HTMLButtonElement).disabled).toBe(false))
-    submit('12 34')
+    await submitCode('12 34')
     expect(await screen.findByText(extraMessages.mfa.codeFormat)).toBeTruthy()
     expect(calls.verifyBodies).toEqual([])
     expect(adminCalls).toEqual([])

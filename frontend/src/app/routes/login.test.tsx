@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ToastProvider } from '@/components/ui/toast'
 import { extraMessages, messages } from '@/config/messages'
-import { factorHandlers, gotrueError, sessionBody, storeSession, totpFactor, type Calls } from '@/features/security/testing'
+import { factorHandlers, gotrueError, sessionBody, storeSession, submitCode, totpFactor, type Calls } from '@/features/security/testing'
 import { AuthProvider } from '@/lib/auth'
 import { apiServer, setupApiServer } from '@/testing/api-server'
 import { QueryProvider } from '../provider'
@@ -41,10 +41,6 @@ function renderApp(path: string) {
 }
 
 const codeField = () => screen.findByLabelText('Authentication code')
-const submit = (code: string) => {
-  fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: code } })
-  fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
-}
 
 describe('sign-in with an authenticator app', () => {
   it('asks for the code after the password, then opens the page the user wanted', async () => {
@@ -61,7 +57,7 @@ describe('sign-in with an authenticator app', () => {
     expect(await screen.findByRole('heading', { name: 'Two-Step Verification' })).toBeTruthy()
     expect(screen.queryByText('labels page')).toBeNull()
     expect(screen.queryByText(messages.auth.loginSuccess)).toBeNull()
-    submit('123456')
+    await submitCode('123456')
     expect(await screen.findByText('labels page')).toBeTruthy()
     expect(router.state.location.pathname).toBe('/labels')
     expect(await screen.findByText(messages.auth.loginSuccess)).toBeTruthy()
@@ -96,10 +92,10 @@ describe('sign-in with an authenticator app', () => {
     )
     renderApp('/login')
     await codeField()
-    submit('000000')
+    await submitCode('000000')
     expect(await screen.findByText(extraMessages.mfa.codeInvalid)).toBeTruthy()
     expect((screen.getByLabelText('Authentication code') as HTMLInputElement).value).toBe('')
-    submit('000001')
+    await submitCode('000001')
     expect(await screen.findByText(extraMessages.mfa.codeRateLimited)).toBeTruthy()
     expect(screen.getByRole('heading', { name: 'Two-Step Verification' })).toBeTruthy()
   })

@@ -1,8 +1,8 @@
-import { fireEvent, render, screen } from '@testing-library/react'
+import { render, screen } from '@testing-library/react'
 import { createMemoryRouter, RouterProvider } from 'react-router'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { ToastProvider } from '@/components/ui/toast'
-import { factorHandlers, storeSession, totpFactor, type Calls } from '@/features/security/testing'
+import { factorHandlers, storeSession, submitCode, totpFactor, type Calls } from '@/features/security/testing'
 import { AuthProvider } from '@/lib/auth'
 import { apiServer, setupApiServer } from '@/testing/api-server'
 import { QueryProvider } from '../provider'
@@ -39,8 +39,7 @@ describe('reset password with an authenticator app', () => {
     renderReset()
     expect(await screen.findByRole('heading', { name: 'Two-Step Verification' })).toBeTruthy()
     expect(screen.queryByLabelText('New password')).toBeNull()
-    fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: '246810' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Verify' }))
+    await submitCode('246810')
     expect(await screen.findByRole('heading', { name: 'Choose a New Password' })).toBeTruthy()
     expect(calls.verifyBodies).toEqual([{ challenge_id: expect.any(String), code: '246810' }])
   })

@@ -2,6 +2,7 @@
  * Test helpers for the security feature: a session stored where supabase-js looks for it, and
  * MSW handlers answering GoTrue's /factors endpoints as the gateway does.
  */
+import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { testUser } from '@/testing/test-utils'
 
@@ -115,4 +116,18 @@ export function factorHandlers(calls: Calls, factors: () => Factor[], verify?: (
 
 export function gotrueError(status: number, code: string, msg: string) {
   return HttpResponse.json({ code: status, error_code: code, msg }, { status })
+}
+
+/**
+ * Types a code into the second step and presses Verify once the button is enabled: the field
+ * shows before the factors have loaded, and until they have, the button is disabled and a click
+ * does nothing (a test that clicked then waited for the answer failed on a slow run).
+ */
+export async function submitCode(code: string) {
+  fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: code } })
+  const verify = () => screen.getByRole('button', { name: 'Verify' }) as HTMLButtonElement
+  await waitFor(() => {
+    if (verify().disabled) throw new Error('Verify is still disabled')
+  })
+  fireEvent.click(verify())
 }
