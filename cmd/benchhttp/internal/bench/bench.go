@@ -36,16 +36,16 @@ type Options struct {
 	Peer        string
 	WorkersList []int
 	PrestBinary string
-	Out  io.Writer
-	Log  *slog.Logger
+
+	Out io.Writer
+	Log *slog.Logger
 }
 
 // Defaults are the figures docs/performance.md records.
 func Defaults() Options {
 	return Options{
 		Dataset: Dataset{Labels: 2000, ReleasesPerLabel: 50, Follows: 100},
-		Workers: 16, PoolSize: 10, Rounds: 5, Phase: 2 * time.Second, MaxOps: 500000,
-		WorkersList: []int{16, 64},
+		Workers: 16, WorkersList: []int{16, 64}, PoolSize: 10, Rounds: 5, Phase: 2 * time.Second, MaxOps: 500000,
 		Out: os.Stdout, Log: slog.New(slog.DiscardHandler),
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 )
 
 // The pREST the benchmark compares with: one module version, pinned here
@@ -80,7 +81,9 @@ const prestGoMod = "module prestbench\n\ngo 1.26\n\nrequire " + prestModule + " 
 // buildPrest builds prestd into bin: in a temporary module that requires
 // prestVersion (go build -mod=mod resolves its dependencies from pREST's own
 // go.mod), written beside bin first and renamed, so an interrupted build
-// leaves no binary behind.
+// leaves no binary behind. The build is silent for minutes, so a line every
+// five seconds says it is still going (as tools/heartbeat.sh does for the
+// Taskfile's long steps).
 func buildPrest(ctx context.Context, bin string) error {
 	mod, err := os.MkdirTemp("", "labelbase-prest-build-")
 	if err != nil {
@@ -90,15 +93,47 @@ func buildPrest(ctx context.Context, bin string) error {
 	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte(prestGoMod), 0o644); err != nil {
 		return err
 	}
+	logPath := filepath.Join(mod, "build.log")
+	out, err := os.Create(logPath)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
 	tmp := bin + ".partial"
-	cmd := exec.CommandContext(ctx, "go", "build", "-mod=mod", "-o", tmp, prestMain)
-	cmd.Dir = mod
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-mod=mod", "-o", tmp, prestMain)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = mod, out, out
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	stop := heartbeat("building pREST "+prestVersion, logPath)
+	err = cmd.Run()
+	stop()
+	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("bench: building pREST %s: %w\n%s", prestVersion, err, out)
+		log, _ := os.ReadFile(logPath)
+		return fmt.Errorf("bench: building pREST %s: %w\n%s", prestVersion, err, log)
 	}
 	return os.Rename(tmp, bin)
+}
+
+// heartbeat prints to stderr, every five seconds until stop is called, how
+// long label has run and the last line of its log.
+func heartbeat(label, logPath string) (stop func()) {
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				b, _ := os.ReadFile(logPath)
+				lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+				fmt.Fprintf(os.Stderr, "%s: %s, %s\n", label, time.Since(start).Round(time.Second), lines[len(lines)-1])
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // startPrest runs prestd on the benchmark's database as a production
