@@ -1,5 +1,6 @@
 // Command benchhttp runs the gateway-vs-floor benchmark (internal/bench):
-// go tool task bench:http, or go run ./cmd/benchhttp -h.
+// go tool task bench:http, or go run ./cmd/benchhttp -h. With -peer prest
+// it runs the gateway against pREST instead (go tool task bench:prest).
 package main
 
 import (
@@ -24,6 +25,13 @@ func main() {
 	flag.IntVar(&o.Dataset.ReleasesPerLabel, "releases-per-label", o.Dataset.ReleasesPerLabel, "releases of each generated label")
 	flag.StringVar(&o.Only, "only", "", "run only the scenarios whose name contains this")
 	flag.StringVar(&o.DatabaseURL, "database-url", "", "an empty database to use instead of a throwaway cluster")
+	flag.StringVar(&o.Peer, "peer", "", "measure the gateway, as its own process, against this server instead of the floors: prest")
+	flag.Func("workers-list", "with -peer: client connection counts, comma separated (default 16,64)", func(s string) error {
+		l, err := bench.ParseWorkersList(s)
+		o.WorkersList = l
+		return err
+	})
+	flag.StringVar(&o.PrestBinary, "prest-bin", "", "with -peer prest: a prestd of the pinned version to use instead of the cached build")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run here")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -41,7 +49,11 @@ func main() {
 	o.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if _, err := bench.Run(ctx, o); err != nil {
+	run := func() error { _, err := bench.Run(ctx, o); return err }
+	if o.Peer != "" {
+		run = func() error { _, err := bench.RunPeer(ctx, o); return err }
+	}
+	if err := run(); err != nil {
 		fmt.Fprintln(os.Stderr, "benchhttp:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)

@@ -29,15 +29,23 @@ type Options struct {
 	MaxOps int
 	// Only runs the scenarios whose name contains it.
 	Only string
-	Out  io.Writer
-	Log  *slog.Logger
+	// Peer, when set ("prest"), runs RunPeer: the gateway as its own
+	// process against that server, at each of WorkersList client
+	// connections. PrestBinary is a prestd to use instead of the cached
+	// build.
+	Peer        string
+	WorkersList []int
+	PrestBinary string
+
+	Out io.Writer
+	Log *slog.Logger
 }
 
 // Defaults are the figures docs/performance.md records.
 func Defaults() Options {
 	return Options{
 		Dataset: Dataset{Labels: 2000, ReleasesPerLabel: 50, Follows: 100},
-		Workers: 16, PoolSize: 10, Rounds: 5, Phase: 2 * time.Second, MaxOps: 500000,
+		Workers: 16, WorkersList: []int{16, 64}, PoolSize: 10, Rounds: 5, Phase: 2 * time.Second, MaxOps: 500000,
 		Out: os.Stdout, Log: slog.New(slog.DiscardHandler),
 	}
 }

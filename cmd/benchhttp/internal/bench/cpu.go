@@ -42,11 +42,16 @@ func (m *cpuMeter) sample() (self, server time.Duration) {
 	if m == nil {
 		return 0, 0
 	}
-	threads, _ := filepath.Glob("/proc/self/task/[0-9]*")
-	for _, t := range threads {
-		self += schedstatAt(t)
+	return processCPU("self"), m.server()
+}
+
+// server is the CPU the PostgreSQL server has used so far: the postmaster
+// and its children; 0 without a meter.
+func (m *cpuMeter) server() time.Duration {
+	if m == nil {
+		return 0
 	}
-	server = schedstat(m.postmaster)
+	total := schedstat(m.postmaster)
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(filepath.Base(d))
@@ -54,10 +59,23 @@ func (m *cpuMeter) sample() (self, server time.Duration) {
 			continue
 		}
 		if pp, err := parentOf(pid); err == nil && pp == m.postmaster {
-			server += schedstat(pid)
+			total += schedstat(pid)
 		}
 	}
-	return self, server
+	return total
+}
+
+// processCPU is the CPU a process has used so far, summed over its threads
+// (/proc/<pid>/task/*): a Go server's work runs on many threads, and the
+// process's own schedstat counts only its main one. pid is a number or
+// "self".
+func processCPU(pid string) time.Duration {
+	var total time.Duration
+	threads, _ := filepath.Glob("/proc/" + pid + "/task/[0-9]*")
+	for _, t := range threads {
+		total += schedstatAt(t)
+	}
+	return total
 }
 
 // parentOf reads a process's parent pid from /proc/<pid>/stat (the field

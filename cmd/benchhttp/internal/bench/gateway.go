@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -32,42 +33,57 @@ type statement struct {
 // HTTP server, with a statement observer that keeps the last statement the
 // app sent so each scenario's warm-up request can capture it.
 type gateway struct {
-	app       *app.App
-	srv       *httptest.Server
-	client    *http.Client
-	anonKey   string
-	memberTok string
+	app *app.App
+	srv *httptest.Server
+	to  target
 
 	mu   sync.Mutex
 	last statement
 }
 
+// gatewaySettings are the settings every benchmarked gateway runs with,
+// in process or as its own process: the benchmark's database and secret,
+// its REST pool o.PoolSize connections, crawling off. extra adds to them.
+func gatewaySettings(o Options, url string, extra map[string]string) map[string]string {
+	m := map[string]string{
+		"DATABASE_URL": url, "JWT_SECRET": secret, "CRAWL_DISABLED": "true",
+		"DB_POOL_SIZE": fmt.Sprint(o.PoolSize),
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
 // startGateway configures the app as a deployment would (its REST pool
 // o.PoolSize connections, crawling off) and signs the member's token.
 func startGateway(ctx context.Context, o Options, url, user string, client *http.Client) (*gateway, error) {
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{
-			"DATABASE_URL": url, "JWT_SECRET": secret, "CRAWL_DISABLED": "true",
-			"DB_POOL_SIZE": fmt.Sprint(o.PoolSize), "LOG_LEVEL": "error",
-		}[k]
-	})
+	settings := gatewaySettings(o, url, map[string]string{"LOG_LEVEL": "error"})
+	cfg, err := config.Load(func(k string) string { return settings[k] })
 	if err != nil {
 		return nil, err
 	}
-	g := &gateway{client: client, anonKey: cfg.AnonKey}
+	g := &gateway{}
 	g.app, err = app.New(ctx, cfg, o.Log, app.WithStatementObserver(g.observe))
 	if err != nil {
 		return nil, err
 	}
 	g.srv = httptest.NewServer(g.app.Handler)
-	now := time.Now()
-	g.memberTok, err = token.Sign(secret, jwt.MapClaims{"sub": user, "role": "authenticated", "aud": "authenticated",
-		"iat": now.Unix(), "exp": now.Add(24 * time.Hour).Unix()})
+	tok, err := memberToken(user)
 	if err != nil {
 		g.close()
 		return nil, err
 	}
+	g.to = target{base: g.srv.URL, client: client, apikey: cfg.AnonKey, bearer: tok}
 	return g, nil
+}
+
+// memberToken is the benchmark member's access token, as the gateway's
+// /token would sign it, valid for a day: longer than any run.
+func memberToken(user string) (string, error) {
+	now := time.Now()
+	return token.Sign(secret, jwt.MapClaims{"sub": user, "role": "authenticated", "aud": "authenticated",
+		"iat": now.Unix(), "exp": now.Add(24 * time.Hour).Unix()})
 }
 
 func (g *gateway) close() {
@@ -85,7 +101,7 @@ func (g *gateway) observe(sql string, args [][]byte, c db.Caller) {
 // capture sends the scenario's request once and records the statement the
 // gateway sent for it in s.
 func (g *gateway) capture(ctx context.Context, s *scenario) error {
-	st, err := g.send(ctx, s)
+	st, err := g.to.send(ctx, s, nil)
 	if err != nil {
 		return fmt.Errorf("bench: %s: %w", s.name, err)
 	}
@@ -100,9 +116,23 @@ func (g *gateway) capture(ctx context.Context, s *scenario) error {
 
 // op is one gateway request of the scenario, an error unless its status
 // is the expected one.
-func (g *gateway) op(ctx context.Context, s *scenario) func() error {
+func (g *gateway) op(ctx context.Context, s *scenario) func() error { return g.to.op(ctx, s) }
+
+// target is where one side's requests go and what they carry: the
+// gateway gets supabase-js's apikey and, on member scenarios, the member's
+// bearer token; a peer without either (pREST) gets neither header.
+type target struct {
+	base   string
+	client *http.Client
+	apikey string
+	bearer string
+}
+
+// op is one request of the scenario, an error unless its status is the
+// expected one.
+func (t target) op(ctx context.Context, s *scenario) func() error {
 	return func() error {
-		st, err := g.send(ctx, s)
+		st, err := t.send(ctx, s, nil)
 		if err == nil && !s.ok(st) {
 			err = fmt.Errorf("status %d", st)
 		}
@@ -111,19 +141,22 @@ func (g *gateway) op(ctx context.Context, s *scenario) func() error {
 }
 
 // send makes the scenario's request as supabase-js would (apikey, the
-// member's bearer token, JSON body, Prefer) and drains the answer.
-func (g *gateway) send(ctx context.Context, s *scenario) (int, error) {
-	var body io.Reader
+// member's bearer token, JSON body, Prefer) and reads the answer into
+// body, or drains it when body is nil (the measured path).
+func (t target) send(ctx context.Context, s *scenario, body *bytes.Buffer) (int, error) {
+	var in io.Reader
 	if s.body != "" {
-		body = strings.NewReader(s.body)
+		in = strings.NewReader(s.body)
 	}
-	req, err := http.NewRequestWithContext(ctx, s.method, g.srv.URL+s.path, body)
+	req, err := http.NewRequestWithContext(ctx, s.method, t.base+s.path, in)
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("apikey", g.anonKey)
-	if s.member {
-		req.Header.Set("Authorization", "Bearer "+g.memberTok)
+	if t.apikey != "" {
+		req.Header.Set("apikey", t.apikey)
+	}
+	if s.member && t.bearer != "" {
+		req.Header.Set("Authorization", "Bearer "+t.bearer)
 	}
 	if s.body != "" {
 		req.Header.Set("Content-Type", "application/json")
@@ -131,17 +164,21 @@ func (g *gateway) send(ctx context.Context, s *scenario) (int, error) {
 	if s.prefer != "" {
 		req.Header.Set("Prefer", s.prefer)
 	}
-	res, err := g.client.Do(req)
+	res, err := t.client.Do(req)
 	if err != nil {
 		return 0, err
 	}
-	_, _ = io.Copy(io.Discard, res.Body)
+	var out io.Writer = io.Discard
+	if body != nil {
+		out = body
+	}
+	_, err = io.Copy(out, res.Body)
 	res.Body.Close()
-	return res.StatusCode, nil
+	return res.StatusCode, err
 }
 
-// newClient is the one HTTP client of the gateway and the HTTP floors, so
-// both pay the same client-side costs; it keeps a connection per worker.
+// newClient is the one HTTP client of every side, so all pay the same
+// client-side costs; it keeps a connection per worker.
 func newClient(workers int) *http.Client {
 	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2, MaxConnsPerHost: workers * 2}}
 }
