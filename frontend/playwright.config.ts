@@ -17,11 +17,12 @@ export default defineConfig({
   // E2E_WORKERS overrides it.
   fullyParallel: true,
   workers: Number(process.env.E2E_WORKERS) || 2,
-  // One retry under the README's test command (LABELBASE_ACCEPTANCE=1) and in CI. A journey failed once in CI (the first admin journey, 1 of 41) and
-  // passed in 24 repeated runs here; its error did not reach the kept log. With a retry the run
-  // reports it as "flaky" with the first attempt's error and keeps that attempt's trace
-  // (retain-on-failure), so the cause can be found without failing an unrelated change. A
-  // journey that fails twice still fails the run; `npm run test:e2e` on its own does not retry.
+  // One retry under the README's test command (LABELBASE_ACCEPTANCE=1) and in CI. A journey
+  // failed once in CI (the first admin journey, 1 of 41) and passed in 24 repeated runs here;
+  // its error did not reach the kept log. With a retry the run reports it as "flaky" with the
+  // first attempt's error and keeps that attempt's trace (retain-on-failure), so the cause can
+  // be found without failing an unrelated change. A journey that fails twice still fails the
+  // run; `npm run test:e2e` on its own does not retry.
   retries: process.env.CI || process.env.LABELBASE_ACCEPTANCE === '1' ? 1 : 0,
   // A stray test.only must not pass CI or the Go acceptance test (which runs this with
   // LABELBASE_ACCEPTANCE=1) by running one journey.
