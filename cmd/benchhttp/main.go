@@ -25,6 +25,7 @@ func main() {
 	flag.IntVar(&o.Dataset.ReleasesPerLabel, "releases-per-label", o.Dataset.ReleasesPerLabel, "releases of each generated label")
 	flag.StringVar(&o.Only, "only", "", "run only the scenarios whose name contains this")
 	flag.StringVar(&o.DatabaseURL, "database-url", "", "an empty database to use instead of a throwaway cluster")
+	flag.StringVar(&o.GatewayAdmin, "gateway-admin", "", "with -peer: serve the gateway process's /metrics and /debug/pprof/ on this address")
 	flag.StringVar(&o.Peer, "peer", "", "measure the gateway, as its own process, against this server instead of the floors: prest")
 	flag.Func("workers-list", "with -peer: client connection counts, comma separated (default 16,64)", func(s string) error {
 		l, err := bench.ParseWorkersList(s)

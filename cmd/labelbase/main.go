@@ -60,7 +60,9 @@ Usage:
   labelbase crawl                            run the daily crawl schedule in the foreground (CRAWL_AT)
   labelbase crawl --once                     process queued label URLs and crawl releases once
   labelbase crawl --history                  show the last ten crawl passes
-  labelbase scale [--releases N] [--calls N] generate the large benchmark dataset and time every procedure
+  labelbase scale [--releases N] [--calls N] [--only NAME]
+                                             generate the large benchmark dataset and time every
+                                             procedure (--only: the calls whose name contains NAME)
   labelbase health [--ready]                 exit 0 when the local gateway is alive (/livez) or, with
                                              --ready, can serve (/readyz): for container health checks
   labelbase version                          print the build (version, VCS revision, Go version)

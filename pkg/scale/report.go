@@ -49,6 +49,13 @@ var calls = []call{
 	{"get_random_releases (today)", `SELECT * FROM public.get_random_releases($1, NULL, '{}', 9, NULL, 0)`, nil},
 	{"get_latest_releases (page 1)", `SELECT * FROM public.get_latest_releases($1, NULL, 9, 1)`, nil},
 	{"get_latest_releases (pages 1-20)", `SELECT * FROM public.get_latest_releases($1, NULL, 9, $2)`, page(20)},
+	// The Labels tabs' tag chips and Explore's genre panel (000021); the
+	// caller is auth.uid(), from the transaction's claims.
+	{"get_label_tags (following)", `SELECT * FROM public.get_label_tags(true)`, nil},
+	{"get_label_tags (discover)", `SELECT * FROM public.get_label_tags(false)`, nil},
+	{"get_explore_genres (today)", `SELECT * FROM public.get_explore_genres(0)`, nil},
+	{"get_explore_genres (3 months)", `SELECT * FROM public.get_explore_genres(90)`, nil},
+	{"get_explore_genres (6 months)", `SELECT * FROM public.get_explore_genres(180)`, nil},
 }
 
 var seqScanReleases = regexp.MustCompile(`Seq Scan on (public\.)?releases\b`)
@@ -78,8 +85,9 @@ const DefaultCalls = 50
 // notices, and records whether any scanned the releases table
 // sequentially; it also warms the caches and the functions' plan caches.
 // The second pass, with auto_explain silent, is the one timed, so the
-// figures do not include printing plans.
-func Report(ctx context.Context, databaseURL string, n int, w io.Writer) ([]Result, error) {
+// figures do not include printing plans. A non-empty only keeps the
+// procedures whose name contains it.
+func Report(ctx context.Context, databaseURL string, n int, only string, w io.Writer) ([]Result, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("scale: calls per procedure must be 1 or more, got %d", n)
 	}
@@ -111,6 +119,9 @@ func Report(ctx context.Context, databaseURL string, n int, w io.Writer) ([]Resu
 	}
 	var out []Result
 	for _, c := range calls {
+		if only != "" && !strings.Contains(c.name, only) {
+			continue
+		}
 		res := Result{Name: c.name}
 		if _, err := conn.Exec(ctx, "SET auto_explain.log_min_duration = 0"); err != nil {
 			return nil, err

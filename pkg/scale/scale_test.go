@@ -74,7 +74,7 @@ func TestGenerateGrowAndReport(t *testing.T) {
 	}
 
 	out.Reset()
-	results, err := Report(ctx, db.URL, 3, &out)
+	results, err := Report(ctx, db.URL, 3, "", &out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestGenerateGrowAndReport(t *testing.T) {
 			t.Errorf("%s: incomplete result %+v", r.Name, r)
 		}
 	}
-	if _, err := Report(ctx, db.URL, 0, &out); err == nil {
+	if _, err := Report(ctx, db.URL, 0, "", &out); err == nil {
 		t.Error("Report with 0 calls succeeded")
 	}
 }

@@ -36,6 +36,10 @@ type Options struct {
 	Peer        string
 	WorkersList []int
 	PrestBinary string
+	// GatewayAdmin, with Peer, opens the gateway process's admin listener
+	// on this address with Go's profiler (ADMIN_PPROF), so a run can be
+	// profiled from outside: go tool pprof http://ADDR/debug/pprof/profile.
+	GatewayAdmin string
 
 	Out io.Writer
 	Log *slog.Logger

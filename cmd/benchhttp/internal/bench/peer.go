@@ -194,6 +194,9 @@ func startGatewayProcess(ctx context.Context, o Options, bin, url, user, dir str
 		"LISTEN_ADDR": addr, "SITE_URL": "http://" + addr, "LOG_LEVEL": "info", "LOG_FORMAT": "json",
 		"STORAGE_FILE_PATH": filepath.Join(dir, "storage"),
 	})
+	if o.GatewayAdmin != "" {
+		settings["ADMIN_LISTEN_ADDR"], settings["ADMIN_PPROF"] = o.GatewayAdmin, "true"
+	}
 	// The same settings give the anon key the process derives from
 	// JWT_SECRET.
 	cfg, err := config.Load(func(k string) string { return settings[k] })
