@@ -26,7 +26,8 @@ var restGroup = group{
 				"(PgBouncer before 1.21, Supavisor).").inDatabase("db_prepared_statements"),
 		boolean("REST_SET_ALL_REQUEST_SETTINGS", false, func(c *Config) *bool { return &c.RESTSpeed.SetAllRequestSettings },
 			"Set `request.method`, `request.path`, `request.headers` and `request.cookies` on every request, as PostgREST "+
-				"does, even when the schema cache found nothing in the database that reads them (docs/performance.md)."),
+				"does, even when the schema cache found nothing in the database that reads them, and check for response "+
+				"GUCs after every write that commits in one round trip, even when nothing could set them (docs/performance.md)."),
 		boolean("DB_PLAN_ENABLED", false, func(c *Config) *bool { return &c.DBPlanEnabled },
 			"Answer `Accept: application/vnd.pgrst.plan[+json|+text]` (supabase-js `.explain()`) with the statement's "+
 				"EXPLAIN; plans reveal table sizes and indexes, so keep it off in production.").inDatabase("db_plan_enabled"),

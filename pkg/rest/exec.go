@@ -49,6 +49,9 @@ type txSpec struct {
 	anonRole string
 	// reads are the request settings the setup sends (db.SetupFor).
 	reads db.Reads
+	// guard sends gucGuardSQL after a folded write: off only when the
+	// schema cache found nothing that could set a response GUC.
+	guard bool
 }
 
 // acquireTimeout bounds the wait for a pooled connection.

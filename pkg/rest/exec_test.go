@@ -245,6 +245,67 @@ func TestPlansOffByDefault(t *testing.T) {
 	}
 }
 
+// The guard after a folded write is sent only when the schema cache found
+// something that could set a response GUC. The cache is told the search
+// found nothing although an AFTER trigger sets a header: the insert then
+// commits in one round trip and no guard refuses it (nothing is learnt as
+// a GUC writer). With REST_SET_ALL_REQUEST_SETTINGS the guard is sent
+// whatever the cache says: it refuses the folded attempt, the statement is
+// remembered as a GUC writer, and the row is still written exactly once.
+func TestFoldedWriteGuardFollowsTheCatalog(t *testing.T) {
+	t.Parallel()
+	const lateSQL = `CREATE TABLE public.late (id int PRIMARY KEY);
+		CREATE FUNCTION public.late_response() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN PERFORM set_config('response.headers', '[{"X-Late":"yes"}]', true); RETURN NULL; END $$;
+		CREATE TRIGGER late AFTER INSERT ON public.late FOR EACH ROW EXECUTE FUNCTION public.late_response();
+		GRANT SELECT, INSERT ON public.late TO anon`
+	missed := func(t *testing.T, e *env) {
+		t.Helper()
+		if !e.api.cache.Load().WritesResponse {
+			t.Fatal("the schema cache missed late_response's set_config('response.headers', …)")
+		}
+		c := *e.api.cache.Load()
+		c.WritesResponse = false
+		e.api.cache.Store(&c)
+	}
+	t.Run("left out when nothing could set one", func(t *testing.T) {
+		t.Parallel()
+		e := setup(t, lateSQL)
+		missed(t, e)
+		if r := e.do("POST", "/rest/v1/late", "", `{"id":1}`); r.status != 201 {
+			t.Fatalf("unguarded insert: %d %s", r.status, r.body)
+		}
+		if len(e.api.gucWriters.m) != 0 {
+			t.Fatal("a guard refused the insert although the cache said nothing sets response GUCs")
+		}
+		rows(t, e, "late", 1)
+	})
+	t.Run("sent with the switch", func(t *testing.T) {
+		t.Parallel()
+		e := setupEnv(t, map[string]string{"REST_SET_ALL_REQUEST_SETTINGS": "true"}, lateSQL)
+		missed(t, e)
+		if r := e.do("POST", "/rest/v1/late", "", `{"id":1}`); r.status != 201 {
+			t.Fatalf("guarded insert: %d %s", r.status, r.body)
+		}
+		if len(e.api.gucWriters.m) != 1 {
+			t.Fatalf("GUC writers remembered: %d, want 1 (the guard refused the folded attempt)", len(e.api.gucWriters.m))
+		}
+		rows(t, e, "late", 1)
+	})
+}
+
+// rows fails unless table holds n rows.
+func rows(t *testing.T, e *env, table string, n int) {
+	t.Helper()
+	var got int
+	if err := e.db.Pool.QueryRow(context.Background(), "SELECT count(*) FROM public."+table).Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != n {
+		t.Fatalf("%s holds %d rows, want %d", table, got, n)
+	}
+}
+
 // foldedSQL: plain tables, one whose trigger sets response headers (or
 // malformed ones for note 'bad'), and a deferred foreign key.
 const foldedSQL = `CREATE TABLE public.plain (id int PRIMARY KEY, note text);

@@ -66,6 +66,56 @@ func TestRequestSettingsReadFromTheCatalog(t *testing.T) {
 	}
 }
 
+// The schema cache finds what could set a response GUC: function bodies
+// (a trigger's included), a function's SET clause, a role's default
+// settings; the app's own migrations set none, so its folded writes send
+// no guard.
+func TestResponseSettingsWrittenFromTheCatalog(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.New(t)
+	load := func(t *testing.T, ddl string) bool {
+		t.Helper()
+		tx, err := db.Pool.Begin(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = tx.Rollback(ctx) }()
+		if ddl != "" {
+			if _, err := tx.Exec(ctx, ddl); err != nil {
+				t.Fatalf("%s: %v", ddl, err)
+			}
+		}
+		c, err := schema.Load(ctx, tx, []string{"public"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.WritesResponse
+	}
+	if load(t, "") {
+		t.Fatal("the app's migrations set response GUCs; docs/performance.md says none")
+	}
+	for _, c := range []struct {
+		name, ddl string
+		want      bool
+	}{
+		{"trigger function", `CREATE FUNCTION public.t() RETURNS trigger LANGUAGE plpgsql AS
+			$$BEGIN PERFORM set_config('response.status', '202', true); RETURN NEW; END$$`, true},
+		{"name built at run time, any case", `CREATE FUNCTION public.f(k text) RETURNS void LANGUAGE sql AS
+			$$SELECT set_config('Response.' || k, '', true)$$`, true},
+		{"function SET clause", `CREATE FUNCTION public.g() RETURNS int LANGUAGE sql SET "response.status" = '201' AS $$SELECT 1$$`, true},
+		{"role default", `ALTER ROLE anon SET "response.headers" = '[]'`, true},
+		{"reads a request setting only", `CREATE FUNCTION public.h() RETURNS text LANGUAGE sql AS
+			$$SELECT current_setting('request.method', true)$$`, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := load(t, c.ddl); got != c.want {
+				t.Fatalf("writes response = %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
 // A setting nothing read at load time is not sent; after a schema reload
 // that finds a reader it is, exactly as before; and the switch sends all
 // of them regardless.

@@ -86,7 +86,8 @@ func (a *API) spec(rc *reqCtx, readOnly bool, st *query.Statement, decide func(*
 		StatementTimeout: a.cfg.StatementTimeout, SearchPath: searchPath(rc.schema, rc.set.ExtraSearchPath),
 		ReadOnly: readOnly,
 	}, stmt: st, decide: decide, rollback: rc.set.rollbackFor(rc.prefs), plan: rc.plan, preRequest: rc.set.PreRequest,
-		prepared: rc.set.Prepared, anonRole: rc.set.AnonRole, reads: reads}
+		prepared: rc.set.Prepared, anonRole: rc.set.AnonRole, reads: reads,
+		guard: rc.sc.WritesResponse || a.cfg.RESTSpeed.SetAllRequestSettings}
 	if reads&db.ReadsHeaders != 0 {
 		s.caller.Headers = requestHeaders(rc.r.Header)
 	}

@@ -22,6 +22,13 @@ import (
 // no extension of Supabase's reads these settings from C. prosqlbody and
 // pg_get_function_sqlbody (BEGIN ATOMIC bodies) need PostgreSQL 14 or
 // later, as hosted Supabase (15+) and compose.yaml (17) have.
+//
+// The fifth column says whether anything could set a response GUC
+// (response.headers, response.status): any text naming "response." —
+// which also covers a name built from that prefix — in the same places,
+// or in a function's SET clause or a role's or database's default
+// settings. When nothing can, a write that commits in its own round trip
+// needs no guard statement after it (pipeline.go).
 const readsSQL = `
 WITH src(t) AS (
   SELECT CASE WHEN p.prosqlbody IS NULL THEN p.prosrc ELSE pg_catalog.pg_get_function_sqlbody(p.oid) END
@@ -38,6 +45,10 @@ WITH src(t) AS (
   SELECT pg_catalog.pg_get_expr(d.adbin, d.adrelid) FROM pg_catalog.pg_attrdef d
   UNION ALL
   SELECT pg_catalog.pg_get_constraintdef(con.oid) FROM pg_catalog.pg_constraint con WHERE con.contype = 'c'
+), conf(t) AS (
+  SELECT pg_catalog.array_to_string(p.proconfig, ' ') FROM pg_catalog.pg_proc p WHERE p.proconfig IS NOT NULL
+  UNION ALL
+  SELECT pg_catalog.array_to_string(s.setconfig, ' ') FROM pg_catalog.pg_db_role_setting s
 ), dyn AS (
   SELECT coalesce(bool_or(t ILIKE '%''request.''%' OR t ILIKE '%request.\%%'), false) AS built
     FROM src
@@ -45,14 +56,17 @@ WITH src(t) AS (
 SELECT (SELECT built FROM dyn) OR coalesce(bool_or(t ILIKE '%request.method%'), false),
        (SELECT built FROM dyn) OR coalesce(bool_or(t ILIKE '%request.path%'), false),
        (SELECT built FROM dyn) OR coalesce(bool_or(t ILIKE '%request.headers%'), false),
-       (SELECT built FROM dyn) OR coalesce(bool_or(t ILIKE '%request.cookies%'), false)
+       (SELECT built FROM dyn) OR coalesce(bool_or(t ILIKE '%request.cookies%'), false),
+       coalesce(bool_or(t ILIKE '%response.%'), false)
+         OR EXISTS (SELECT 1 FROM conf WHERE t ILIKE '%response.%')
   FROM src`
 
-// loadReads decides Cache.Reads from the catalog.
-func loadReads(ctx context.Context, tx pgx.Tx) (db.Reads, error) {
+// loadReads decides Cache.Reads and Cache.WritesResponse from the catalog.
+func loadReads(ctx context.Context, tx pgx.Tx) (db.Reads, bool, error) {
 	var found [4]bool
-	if err := tx.QueryRow(ctx, readsSQL).Scan(&found[0], &found[1], &found[2], &found[3]); err != nil {
-		return 0, fmt.Errorf("schema: request settings read: %w", err)
+	var response bool
+	if err := tx.QueryRow(ctx, readsSQL).Scan(&found[0], &found[1], &found[2], &found[3], &response); err != nil {
+		return 0, false, fmt.Errorf("schema: request settings read: %w", err)
 	}
 	var r db.Reads
 	for i, ok := range found {
@@ -60,5 +74,5 @@ func loadReads(ctx context.Context, tx pgx.Tx) (db.Reads, error) {
 			r |= 1 << i
 		}
 	}
-	return r, nil
+	return r, response, nil
 }

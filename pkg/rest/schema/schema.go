@@ -23,6 +23,10 @@ type Cache struct {
 	// Reads are the request settings something in the database reads
 	// (reads.go); the gateway sends only those unless told to send all.
 	Reads db.Reads
+	// WritesResponse says whether anything in the database could set a
+	// response GUC (reads.go); when nothing can, a folded write sends no
+	// guard after its statement.
+	WritesResponse bool
 }
 
 // QI is a schema-qualified name.
@@ -204,7 +208,7 @@ func Load(ctx context.Context, q Querier, schemas []string) (*Cache, error) {
 	if err := loadFuncs(ctx, tx, c, schemas); err != nil {
 		return nil, err
 	}
-	if c.Reads, err = loadReads(ctx, tx); err != nil {
+	if c.Reads, c.WritesResponse, err = loadReads(ctx, tx); err != nil {
 		return nil, err
 	}
 	return c, tx.Commit(ctx)
