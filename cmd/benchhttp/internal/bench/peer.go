@@ -84,7 +84,7 @@ func (c *child) waitReady(ctx context.Context, path string) error {
 		}
 		select {
 		case <-c.exited:
-			return fmt.Errorf("bench: %s exited before it was ready (%v); its log:\n%s", c.name, c.err, c.tail())
+			return fmt.Errorf("bench: %s exited before it was ready (%w); its log:\n%s", c.name, c.err, c.tail())
 		case <-ctx.Done():
 			return fmt.Errorf("bench: %s not ready at %s after %s: %w; its log:\n%s", c.name, path, childReadyWithin, ctx.Err(), c.tail())
 		case <-time.After(100 * time.Millisecond):
