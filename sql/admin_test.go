@@ -521,3 +521,43 @@ func TestAdminMembersAndInvites(t *testing.T) {
 		t.Errorf("audit rows: %d %v", audited, err)
 	}
 }
+
+// admin_members returns at most p_limit members (default 100, 1–500),
+// newest first; the search still finds a member the cut left out.
+func TestAdminMembersAreCapped(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	for i := 1; i <= 5; i++ {
+		id := pgtest.CreateUser(t, e.db.Pool, fmt.Sprintf("capped-%d@example.com", i), "password-c")
+		// capped-5 is the newest.
+		if _, err := e.db.Pool.Exec(ctx, `UPDATE auth.users SET created_at = now() - make_interval(days => 10 - $2::int) WHERE id = $1`, id, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	emails := func(sql string) []string {
+		t.Helper()
+		rows, err := e.db.Pool.Query(ctx, sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return got
+	}
+	if got, want := emails(`SELECT email FROM public.admin_members(NULL, 3) WHERE email LIKE 'capped-%'`),
+		[]string{"capped-5@example.com", "capped-4@example.com", "capped-3@example.com"}; !slices.Equal(got, want) {
+		t.Errorf("admin_members(NULL, 3) = %v, want the three newest %v", got, want)
+	}
+	if got := emails(`SELECT email FROM public.admin_members('capped-1', 1)`); !slices.Equal(got, []string{"capped-1@example.com"}) {
+		t.Errorf("the search for the oldest = %v", got)
+	}
+	if got := emails(`SELECT email FROM public.admin_members() WHERE email LIKE 'capped-%'`); len(got) != 5 {
+		t.Errorf("the default limit returned %d of 5 members", len(got))
+	}
+	for _, limit := range []int{0, 501} {
+		_, err := e.db.Pool.Exec(ctx, `SELECT * FROM public.admin_members(NULL, $1)`, limit)
+		requirePgError(t, err, "22023", "p_limit must be between 1 and 500")
+	}
+}

@@ -58,3 +58,6 @@ export const LIVE_TOPICS = {
   releases: 'releases',
   admin: 'admin',
 } as const
+
+/** The most rows the admin console's Labels and Members tabs ask for (admin_labels, admin_members: p_limit). */
+export const ADMIN_LIST_LIMIT = 100

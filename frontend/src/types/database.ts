@@ -317,7 +317,7 @@ export type Database = {
       admin_labels:
         | { Args: { p_search?: string; p_limit?: number }; Returns: { id: number; label_name: string; label_url: string; tags: string[]; hidden: boolean; crawled_at: string; parse_failure: string; followers: number }[] }
       admin_members:
-        | { Args: { p_search?: string }; Returns: { id: string; email: string; joined_at: string; invite_code: string; invite_note: string; follows: number; banned: boolean; banned_until: string; is_admin: boolean; last_sign_in_at: string }[] }
+        | { Args: { p_search?: string; p_limit?: number }; Returns: { id: string; email: string; joined_at: string; invite_code: string; invite_note: string; follows: number; banned: boolean; banned_until: string; is_admin: boolean; last_sign_in_at: string }[] }
       admin_reject_submission:
         | { Args: { p_id: number; p_reason: string }; Returns: undefined }
       admin_request_crawl:

@@ -16,6 +16,11 @@ export const adminMessages = {
     invites: 'No invite codes yet.',
     storage: 'No storage buckets yet.',
   },
+  /** Shown under a list that came back as long as the console asks for (ADMIN_LIST_LIMIT). */
+  limited: {
+    labels: (n: number) => `Showing the first ${n} labels by name. Search by name or URL to find the others.`,
+    members: (n: number) => `Showing the ${n} newest members. Search by email to find the others.`,
+  },
   queue: {
     retried: 'Queued again: the next crawl tick processes it.',
     rejected: 'Submission rejected.',

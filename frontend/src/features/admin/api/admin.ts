@@ -6,6 +6,7 @@
  * ordinary recovery mail (resetPasswordForEmail), which needs no key at all.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { ADMIN_LIST_LIMIT } from '@/config/constants'
 import { paths } from '@/config/paths'
 import { RequestError } from '@/lib/errors'
 import type { MutationConfig } from '@/lib/query-client'
@@ -52,11 +53,11 @@ export async function getCrawls(): Promise<CrawlsData> {
 }
 
 export async function getLabels(search: string): Promise<AdminLabel[]> {
-  return (await rpc('admin_labels', { p_search: blank(search), p_limit: 100 })) ?? []
+  return (await rpc('admin_labels', { p_search: blank(search), p_limit: ADMIN_LIST_LIMIT })) ?? []
 }
 
 export async function getMembers(search: string): Promise<Member[]> {
-  return (await rpc('admin_members', { p_search: blank(search) })) ?? []
+  return (await rpc('admin_members', { p_search: blank(search), p_limit: ADMIN_LIST_LIMIT })) ?? []
 }
 
 export async function getInvites(): Promise<Invite[]> {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { apiServer, networkError, rpc, setupApiServer } from '@/testing/api-server'
 import { renderPage, searchOf } from '@/testing/render-page'
 import { testUser } from '@/testing/test-utils'
+import { ADMIN_LIST_LIMIT } from '@/config/constants'
 import { adminMessages } from '../messages'
 import { AdminPage } from './admin-page'
 import { checkInviteForm } from './invites-panel'
@@ -222,6 +223,49 @@ describe('Admin console', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send reset link to jo@example.test' }))
     expect(await screen.findByText(adminMessages.members.resetSent('jo@example.test'))).toBeTruthy()
     expect(recovered).toMatchObject([{ email: 'jo@example.test' }])
+  })
+
+  it('says when the members list was cut at the limit, and asks for no more than it', async () => {
+    const calls: Record<string, unknown>[] = []
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        id: `u${i}`,
+        email: `m${i}@example.test`,
+        joined_at: '2026-11-01T00:00:00Z',
+        invite_code: null,
+        invite_note: null,
+        follows: 0,
+        banned: false,
+        banned_until: null,
+        is_admin: false,
+        last_sign_in_at: null,
+      }))
+    let n = ADMIN_LIST_LIMIT
+    apiServer.use(rpc('admin_members', () => rows(n), calls))
+    const { unmount } = renderPage(<AdminPage />, '/admin?tab=members')
+    expect(await screen.findByText(adminMessages.limited.members(ADMIN_LIST_LIMIT))).toBeTruthy()
+    expect(calls[0]).toEqual({ p_limit: ADMIN_LIST_LIMIT })
+    unmount()
+    n = ADMIN_LIST_LIMIT - 1
+    renderPage(<AdminPage />, '/admin?tab=members&q=m1')
+    expect(await screen.findByText('m1@example.test')).toBeTruthy()
+    expect(screen.queryByText(adminMessages.limited.members(ADMIN_LIST_LIMIT))).toBeNull()
+  })
+
+  it('says when the labels list was cut at the limit', async () => {
+    const rows = Array.from({ length: ADMIN_LIST_LIMIT }, (_, i) => ({
+      id: i + 1,
+      label_name: `Label ${i}`,
+      label_url: `https://label${i}.bandcamp.com`,
+      tags: [],
+      hidden: false,
+      crawled_at: null,
+      parse_failure: null,
+      followers: 0,
+    }))
+    apiServer.use(rpc('admin_labels', () => rows))
+    renderPage(<AdminPage />, '/admin?tab=labels')
+    expect(await screen.findByText(adminMessages.limited.labels(ADMIN_LIST_LIMIT))).toBeTruthy()
   })
 
   it('creates an invite after checking the form, shows the code, and revokes one', async () => {

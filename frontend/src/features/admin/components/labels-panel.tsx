@@ -2,10 +2,11 @@ import { EmptyState } from '@/components/ui/empty-state'
 import { QueryState } from '@/components/ui/query-state'
 import { Button, buttonClasses } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
+import { ADMIN_LIST_LIMIT } from '@/config/constants'
 import { errorMessage } from '@/lib/errors'
 import { useAdminLabels, useRequestCrawl, useSetLabelHidden, type AdminLabel } from '../api/admin'
 import { adminMessages } from '../messages'
-import { Badge, Card, CardList, Facts, formatTime, panelLoad } from './panel-state'
+import { Badge, Card, CardList, Facts, formatTime, LimitNote, panelLoad } from './panel-state'
 import { SearchBox, useSearchParam } from './search-box'
 
 /** Every label, hidden ones too: hide or show to members, re-crawl, open on Bandcamp. */
@@ -17,11 +18,14 @@ export function LabelsPanel() {
       <SearchBox label="Search labels by name or URL" />
       <QueryState query={query} {...panelLoad('the labels')} empty={<EmptyState message={adminMessages.empty.labels(search)} />}>
         {(rows) => (
-          <CardList label="Labels">
-            {rows.map((label) => (
-              <LabelRow key={label.id} label={label} />
-            ))}
-          </CardList>
+          <>
+            <CardList label="Labels">
+              {rows.map((label) => (
+                <LabelRow key={label.id} label={label} />
+              ))}
+            </CardList>
+            {rows.length >= ADMIN_LIST_LIMIT && <LimitNote text={adminMessages.limited.labels(ADMIN_LIST_LIMIT)} />}
+          </>
         )}
       </QueryState>
     </div>

@@ -2,11 +2,12 @@ import { EmptyState } from '@/components/ui/empty-state'
 import { QueryState } from '@/components/ui/query-state'
 import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
+import { ADMIN_LIST_LIMIT } from '@/config/constants'
 import { useUser } from '@/lib/auth'
 import { errorMessage } from '@/lib/errors'
 import { useMembers, useSendReset, useSetAdmin, useSetBanned, type Member } from '../api/admin'
 import { adminMessages } from '../messages'
-import { Badge, Card, CardList, Facts, formatTime, panelLoad } from './panel-state'
+import { Badge, Card, CardList, Facts, formatTime, LimitNote, panelLoad } from './panel-state'
 import { SearchBox, useSearchParam } from './search-box'
 
 /** Members with their invite, follows, ban and admin state: ban/unban, reset link, make admin. */
@@ -18,11 +19,14 @@ export function MembersPanel() {
       <SearchBox label="Search members by email" />
       <QueryState query={query} {...panelLoad('the members')} empty={<EmptyState message={adminMessages.empty.members(search)} />}>
         {(rows) => (
-          <CardList label="Members">
-            {rows.map((m) => (
-              <MemberRow key={m.id} member={m} />
-            ))}
-          </CardList>
+          <>
+            <CardList label="Members">
+              {rows.map((m) => (
+                <MemberRow key={m.id} member={m} />
+              ))}
+            </CardList>
+            {rows.length >= ADMIN_LIST_LIMIT && <LimitNote text={adminMessages.limited.members(ADMIN_LIST_LIMIT)} />}
+          </>
         )}
       </QueryState>
     </div>

@@ -47,6 +47,11 @@ export function CardList({ label, children }: { label: string; children: ReactNo
   )
 }
 
+/** Under a list the server cut at the console's limit: how to reach the rest. */
+export function LimitNote({ text }: { text: string }) {
+  return <p className="mt-3 text-sm text-zinc-600">{text}</p>
+}
+
 export function Card({ children, className }: { children: ReactNode; className?: string }) {
   return <li className={cn('rounded-2xl border border-zinc-200 bg-white p-4 shadow-sm', className)}>{children}</li>
 }
