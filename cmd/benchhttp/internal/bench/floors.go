@@ -41,7 +41,17 @@ func openFloors(ctx context.Context, url string, size int, user string, client *
 		f.closeList = append(f.closeList, p.Close)
 		f.pools[member] = p
 	}
-	setup, err := pgxpool.New(ctx, url)
+	// The setup and fair floors switch callers per transaction, so their
+	// pool starts as the session's own role; it has -pool connections like
+	// every other side (pgxpool's default, four on two cores, made the
+	// fair floor's writes look cheaper: fewer backends committing at once).
+	scfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		f.close()
+		return nil, err
+	}
+	scfg.MaxConns = int32(size)
+	setup, err := pgxpool.NewWithConfig(ctx, scfg)
 	if err != nil {
 		f.close()
 		return nil, err
