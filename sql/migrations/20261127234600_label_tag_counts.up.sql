@@ -31,10 +31,12 @@
 -- Two details of keeping it exact:
 -- * Deleting a hidden label cascades to its hidden_labels row before the
 --   labels statement trigger runs (the cascade is a row trigger, fired
---   first), so that trigger could not tell the label was hidden. A BEFORE
---   DELETE row trigger on labels therefore unhides a hidden label just before
---   it goes: the unhide adds its tags back, and the delete takes them off as
---   for any visible label. Such an unhide updates the count once per hidden
+--   first), so that trigger could not tell the label was hidden. The BEFORE
+--   DELETE row trigger on labels that 20261127234500 added for the genre
+--   count (labels_genre_days_delete) already unhides a hidden label just
+--   before it goes, and this count relies on it too: the unhide adds its tags
+--   back, and the delete takes them off as for any visible label. (Migrations
+--   go down in reverse order, so that trigger is there whenever this is.) Such an unhide updates the count once per hidden
 --   label, ahead of the statement's ordered update, so a statement deleting
 --   several hidden labels does not keep the tag order; label deletes are
 --   manual and rare (no app path deletes labels).
@@ -159,19 +161,6 @@ END
 $$;
 REVOKE ALL ON FUNCTION private.label_tag_counts_track() FROM PUBLIC;
 
--- See the header: a hidden label is unhidden just before it is deleted.
-CREATE FUNCTION private.label_tag_counts_unhide_deleted() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = ''
-AS $$
-BEGIN
-  IF EXISTS (SELECT 1 FROM private.hidden_labels h WHERE h.label_id = OLD.id) THEN
-    DELETE FROM private.hidden_labels h WHERE h.label_id = OLD.id;
-  END IF;
-  RETURN OLD;
-END
-$$;
-REVOKE ALL ON FUNCTION private.label_tag_counts_unhide_deleted() FROM PUBLIC;
-
 -- The triggers come before the first count: creating them locks both tables
 -- against writes until this migration commits, so no write falls between
 -- the count and the triggers.
@@ -186,8 +175,6 @@ CREATE TRIGGER labels_tag_counts_delete AFTER DELETE ON public.labels
   FOR EACH STATEMENT EXECUTE FUNCTION private.label_tag_counts_track();
 CREATE TRIGGER labels_tag_counts_truncate AFTER TRUNCATE ON public.labels
   FOR EACH STATEMENT EXECUTE FUNCTION private.label_tag_counts_track();
-CREATE TRIGGER labels_tag_counts_unhide BEFORE DELETE ON public.labels
-  FOR EACH ROW EXECUTE FUNCTION private.label_tag_counts_unhide_deleted();
 
 CREATE TRIGGER hidden_labels_tag_counts_insert AFTER INSERT ON private.hidden_labels
   REFERENCING NEW TABLE AS tag_counts_new_hidden
