@@ -45,13 +45,7 @@ func openFloors(ctx context.Context, url string, size int, user string, client *
 	// pool starts as the session's own role; it has -pool connections like
 	// every other side (pgxpool's default, four on two cores, made the
 	// fair floor's writes look cheaper: fewer backends committing at once).
-	scfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		f.close()
-		return nil, err
-	}
-	scfg.MaxConns = int32(size)
-	setup, err := pgxpool.NewWithConfig(ctx, scfg)
+	setup, err := sizedPool(ctx, url, size, nil)
 	if err != nil {
 		f.close()
 		return nil, err

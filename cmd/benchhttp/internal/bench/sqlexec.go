@@ -20,19 +20,25 @@ const textOID = 25
 // as a hand-written service would, so each request is one prepared
 // statement and one round trip.
 func floorPool(ctx context.Context, url string, size int, member bool, user string) (*pgxpool.Pool, error) {
+	role, claims := "anon", `{"role":"anon"}`
+	if member {
+		role, claims = "authenticated", fmt.Sprintf(`{"sub":%q,"role":"authenticated","aud":"authenticated"}`, user)
+	}
+	return sizedPool(ctx, url, size, func(ctx context.Context, c *pgx.Conn) error {
+		_, err := c.Exec(ctx, "SELECT set_config('role', $1, false), set_config('request.jwt.claims', $2, false)", role, claims)
+		return err
+	})
+}
+
+// sizedPool is a pool of size connections, as every side gets the same
+// number; afterConnect, when not nil, prepares each new connection.
+func sizedPool(ctx context.Context, url string, size int, afterConnect func(context.Context, *pgx.Conn) error) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, err
 	}
 	cfg.MaxConns = int32(size)
-	role, claims := "anon", `{"role":"anon"}`
-	if member {
-		role, claims = "authenticated", fmt.Sprintf(`{"sub":%q,"role":"authenticated","aud":"authenticated"}`, user)
-	}
-	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
-		_, err := c.Exec(ctx, "SELECT set_config('role', $1, false), set_config('request.jwt.claims', $2, false)", role, claims)
-		return err
-	}
+	cfg.AfterConnect = afterConnect
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
