@@ -20,8 +20,9 @@ import (
 // gateway's checks (applyGUCs), and otherwise rolls back so the write is
 // run again the two-round-trip way. It is left out (one statement fewer
 // per write) when the schema cache found nothing in the database that
-// could set either GUC (schema.Cache.WritesResponse). The division is by an expression, not
-// a constant, so the planner cannot fold it into an error of its own.
+// could set either GUC (schema.Cache.WritesResponse). The division is by
+// an expression, not a constant, so the planner cannot fold it into an
+// error of its own.
 const gucGuardSQL = `SELECT 1 / (CASE WHEN coalesce(current_setting('response.headers', true), '') = ''
  AND coalesce(current_setting('response.status', true), '') = '' THEN 1 ELSE 0 END)`
 
