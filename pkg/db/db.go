@@ -166,11 +166,15 @@ func poolConfig(u string, size int, exec bool, afterConnect func(context.Context
 
 // execTypes prepares a connection for QueryExecModeExec, where the server
 // does not describe a statement's parameters first: pgx must pick each
-// parameter's type from its Go type alone, and knows none for a map. Maps
-// (JSON metadata, claims) go to jsonb parameters in this code base.
+// parameter's type from its Go type alone, and knows none for a map or a
+// [16]byte. Maps (JSON metadata, claims) go to jsonb parameters in this
+// code base, and [16]byte values are UUIDs (realtime's message ids, which
+// a private channel's authorization sends back as a uuid[]).
 func execTypes(c *pgx.Conn) {
 	c.TypeMap().RegisterDefaultPgType(map[string]any{}, "jsonb")
 	c.TypeMap().RegisterDefaultPgType(map[string]string{}, "jsonb")
+	c.TypeMap().RegisterDefaultPgType([16]byte{}, "uuid")
+	c.TypeMap().RegisterDefaultPgType([][16]byte{}, "_uuid")
 }
 
 func newPool(ctx context.Context, u string, size int, exec bool, afterConnect func(context.Context, *pgx.Conn) error) (*pgxpool.Pool, error) {

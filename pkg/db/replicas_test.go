@@ -104,3 +104,27 @@ func TestOpenWithABadReplicaURLFailsAndADownReplicaDoesNot(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestExecModeSendsUUIDs: with DB_PREPARED_STATEMENTS=false (exec mode,
+// no server-side description of parameters) a [16]byte and a [][16]byte
+// still reach uuid and uuid[] parameters, as realtime's private-channel
+// check sends them.
+func TestExecModeSendsUUIDs(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	ctx := context.Background()
+	pools, err := dbpkg.OpenWith(ctx, dbpkg.Options{OwnerURL: db.URL, Size: 2, Exec: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pools.Close()
+	id := [16]byte{0x87, 0xc8, 1, 5, 0, 0x9c, 0x41, 0x81, 0x87, 0xae, 0x45, 9, 0x6b, 0xf6, 0x3e, 0x19}
+	var n int
+	var text string
+	if err := pools.Owner.QueryRow(ctx, "SELECT cardinality($1::uuid[]), $2::uuid::text", [][16]byte{id, id}, id).Scan(&n, &text); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || text != "87c80105-009c-4181-87ae-45096bf63e19" {
+		t.Fatalf("got %d, %s", n, text)
+	}
+}
