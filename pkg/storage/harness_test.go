@@ -76,7 +76,9 @@ func setup(t testing.TB, settings map[string]string, extraSQL ...string) *env {
 		vars[k] = v
 	}
 	cfg := configtest.New(t, vars)
-	pools, err := dbpkg.Open(ctx, db.URL, "", 4)
+	// DB_PREPARED_STATEMENTS=false puts the pool in exec mode, as the
+	// gateway does behind a transaction pooler.
+	pools, err := dbpkg.OpenWith(ctx, dbpkg.Options{OwnerURL: db.URL, Size: 4, Exec: !cfg.DBPreparedStatements})
 	if err != nil {
 		t.Fatal(err)
 	}

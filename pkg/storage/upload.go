@@ -151,7 +151,10 @@ func (a *API) limits(ctx context.Context, c *echo.Context, bucket string) (*buck
 	return &l, nil
 }
 
-// objectRow is what an upload writes.
+// objectRow is what an upload writes. Its JSON columns are sent as strings:
+// with DB_PREPARED_STATEMENTS=false (exec mode, behind a pooler) pgx types a
+// parameter by its Go type alone, and a []byte would go as bytea text
+// (`\x7b...`), which jsonb refuses.
 type objectRow struct {
 	id, version string
 	metadata    []byte
@@ -192,7 +195,7 @@ func (a *API) writeRow(ctx context.Context, tx pgx.Tx, w write, r objectRow) (ro
 	if !w.upsert {
 		_, err := tx.Exec(ctx, `INSERT INTO storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata, version)
 			VALUES ($1, $2, $3, $4, nullif($5, ''), $6, $7, $8)`,
-			r.id, w.bucket, w.key, ownerUUID(w.owner), w.owner, r.metadata, r.userMeta, r.version)
+			r.id, w.bucket, w.key, ownerUUID(w.owner), w.owner, string(r.metadata), string(r.userMeta), r.version)
 		return res, err
 	}
 	var old *string
@@ -209,7 +212,7 @@ func (a *API) writeRow(ctx context.Context, tx pgx.Tx, w write, r objectRow) (ro
 		  metadata = excluded.metadata, user_metadata = excluded.user_metadata, version = excluded.version,
 		  last_accessed_at = now()
 		RETURNING id::text`,
-		r.id, w.bucket, w.key, ownerUUID(w.owner), w.owner, r.metadata, r.userMeta, r.version).Scan(&res.id)
+		r.id, w.bucket, w.key, ownerUUID(w.owner), w.owner, string(r.metadata), string(r.userMeta), r.version).Scan(&res.id)
 	return res, err
 }
 
