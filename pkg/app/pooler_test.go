@@ -148,6 +148,24 @@ func TestPoolerMisconfigurationsAreRefused(t *testing.T) {
 			t.Fatalf("err = %v", err)
 		}
 	})
+	t.Run("more connections than a replica allows", func(t *testing.T) {
+		// Behind the pooler 20 gateways × 5 direct connections fit on the
+		// primary (197 usable), but 20 × (DB_POOL_SIZE 10 + 1) do not fit
+		// on the replica.
+		cfg, err := load(map[string]string{"DB_GATEWAYS": "20", "DB_POOL_SIZE": "10",
+			"DATABASE_REPLICA_URLS": s.On(s.Replicas[0])})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := app.New(context.Background(), cfg, slog.New(slog.DiscardHandler))
+		if err == nil {
+			a.Close()
+			t.Fatal("a gateway whose replica cannot hold its pools started")
+		}
+		if !strings.Contains(err.Error(), "connection budget on replica") || !strings.Contains(err.Error(), "= 220") {
+			t.Fatalf("the refusal does not say why: %v", err)
+		}
+	})
 	t.Run("prepared statements through PgBouncer 1.18 fail", func(t *testing.T) {
 		cfg, err := load(map[string]string{"DB_PREPARED_STATEMENTS": "true"})
 		if err != nil {

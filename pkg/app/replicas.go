@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -58,9 +60,12 @@ func openPools(ctx context.Context, cfg *config.Config, log *slog.Logger) (pools
 }
 
 func checkPools(ctx context.Context, cfg *config.Config, pools *db.Pools, log *slog.Logger) error {
-	b := db.Budget{Gateways: cfg.Replicas.Gateways, PoolSize: cfg.DBPoolSize, Pooled: pools.Pooled()}
+	b := db.Budget{Gateways: cfg.Replicas.Gateways, PoolSize: cfg.DBPoolSize, Pooled: pools.Pooled(), Sessions: sessionsOutsidePools(cfg)}
 	spare, err := b.Check(ctx, pools.Session)
 	if err != nil {
+		return fmt.Errorf("app: %w", err)
+	}
+	if err := checkReplicaBudgets(ctx, b, pools.Replicas, log); err != nil {
 		return fmt.Errorf("app: %w", err)
 	}
 	if pools.Pooled() {
@@ -73,6 +78,37 @@ func checkPools(ctx context.Context, cfg *config.Config, pools *db.Pools, log *s
 		}
 	}
 	return nil
+}
+
+// sessionsOutsidePools counts the connections a gateway opens on the
+// primary besides its pools and LISTEN: Realtime's bus (a LISTEN of its
+// own) and its leader lock. Realtime's logical replication connection is
+// a WAL sender, counted against max_wal_senders instead.
+func sessionsOutsidePools(cfg *config.Config) int {
+	if cfg.Realtime.Enabled {
+		return 2
+	}
+	return 0
+}
+
+// checkReplicaBudgets checks each replica's budget, the replicas in
+// parallel. One that does not answer at start is logged and left to the
+// health checks: a replica may be down when a gateway starts.
+func checkReplicaBudgets(ctx context.Context, b db.Budget, replicas []*db.Replica, log *slog.Logger) error {
+	errs := make([]error, len(replicas))
+	var wg sync.WaitGroup
+	for i, r := range replicas {
+		wg.Go(func() {
+			reached, err := b.CheckReplica(ctx, r)
+			if !reached {
+				log.Warn("replica not reached at start: its connection budget is not checked", "replica", r.Name,
+					"needs", b.Gateways*b.PerReplica())
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // readYourWrites is the read-your-writes middleware for /rest/v1 and

@@ -68,7 +68,7 @@ var replicasGroup = group{
 			"A direct (unpooled) connection to the primary; setting it declares `DATABASE_URL` a transaction pooler, "+
 				"and LISTEN, the crawler's lock, migrations and logical replication use this instead."),
 		integer("DB_GATEWAYS", 1, func(c *Config) *int { return &c.Replicas.Gateways },
-			"How many gateways share the primary, for the connection budget checked at start."),
+			"How many gateways share the primary and its replicas, for the connection budgets checked at start (docs/scaling.md)."),
 	},
 	validate: func(c *Config, p *parser) {
 		r := c.Replicas

@@ -55,16 +55,56 @@ func TestConnectionBudget(t *testing.T) {
 		t.Fatalf("4 × (2×10+1): spare %d, %v", spare, err)
 	}
 	_, err := dbpkg.Budget{Gateways: 10, PoolSize: 10}.Check(ctx, db.Pool)
-	if err == nil || !strings.Contains(err.Error(), "10 gateways × (2 × DB_POOL_SIZE 10 + 1) = 210") {
+	if err == nil || !strings.Contains(err.Error(), "10 gateways × (2 × DB_POOL_SIZE 10 + 1 + 0 sessions) = 210") {
 		t.Fatalf("210 connections on a server allowing 197: %v", err)
 	}
-	// Behind a pooler only three per gateway reach the server directly.
+	// Realtime's two sessions per gateway count too: 9 × 21 fits, 9 × 23 does not.
+	if _, err := (dbpkg.Budget{Gateways: 9, PoolSize: 10}).Check(ctx, db.Pool); err != nil {
+		t.Fatal(err)
+	}
+	_, err = dbpkg.Budget{Gateways: 9, PoolSize: 10, Sessions: 2}.Check(ctx, db.Pool)
+	if err == nil || !strings.Contains(err.Error(), "9 gateways × (2 × DB_POOL_SIZE 10 + 1 + 2 sessions) = 207") {
+		t.Fatalf("with sessions: %v", err)
+	}
+	// Behind a pooler only three per gateway (and the sessions) reach the
+	// server directly.
 	if _, err := (dbpkg.Budget{Gateways: 10, PoolSize: 10, Pooled: true}).Check(ctx, db.Pool); err != nil {
 		t.Fatal(err)
 	}
 	_, err = dbpkg.Budget{Gateways: 70, PoolSize: 10, Pooled: true}.Check(ctx, db.Pool)
-	if err == nil || !strings.Contains(err.Error(), "70 gateways × 3 direct connections = 210") {
+	if err == nil || !strings.Contains(err.Error(), "70 gateways × 3 direct connections") || !strings.Contains(err.Error(), "= 210") {
 		t.Fatalf("pooled: %v", err)
+	}
+	_, err = dbpkg.Budget{Gateways: 40, PoolSize: 10, Pooled: true, Sessions: 2}.Check(ctx, db.Pool)
+	if err == nil || !strings.Contains(err.Error(), "40 gateways × 5 direct connections") {
+		t.Fatalf("pooled with sessions: %v", err)
+	}
+}
+
+// TestReplicaConnectionBudget: each replica must hold every gateway's REST
+// pool and health check; one that cannot be reached at start is not
+// checked, and does not stop the gateway.
+func TestReplicaConnectionBudget(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	ctx := context.Background()
+	pools, err := dbpkg.OpenWith(ctx, dbpkg.Options{OwnerURL: db.URL, Size: 2,
+		ReplicaURLs: []string{db.URL, "postgres://x:y@127.0.0.1:1/db?sslmode=disable"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pools.Close()
+	up, down := pools.Replicas[0], pools.Replicas[1]
+	// 197 usable: 17 gateways × (10 + 1) = 187 fits, 18 × 11 = 198 does not.
+	if reached, err := (dbpkg.Budget{Gateways: 17, PoolSize: 10}).CheckReplica(ctx, up); !reached || err != nil {
+		t.Fatalf("187 of 197: reached %v, %v", reached, err)
+	}
+	reached, err := dbpkg.Budget{Gateways: 18, PoolSize: 10}.CheckReplica(ctx, up)
+	if !reached || err == nil || !strings.Contains(err.Error(), "replica "+up.Name+": 18 gateways × (DB_POOL_SIZE 10 + 1 health check) = 198") {
+		t.Fatalf("198 of 197: reached %v, %v", reached, err)
+	}
+	if reached, err := (dbpkg.Budget{Gateways: 18, PoolSize: 10}).CheckReplica(ctx, down); reached || err != nil {
+		t.Fatalf("a replica down at start: reached %v, %v", reached, err)
 	}
 }
 
