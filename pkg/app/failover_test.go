@@ -91,7 +91,7 @@ func TestReplicaLossAndFailover(t *testing.T) {
 	}
 	s.WaitReplayed(t)
 
-	var reads, writes outcomes
+	var reads, writes, signIns outcomes
 	ctx, stop := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	var seq atomic.Int64
@@ -112,6 +112,14 @@ func TestReplicaLossAndFailover(t *testing.T) {
 			}
 		})
 	}
+	wg.Go(func() {
+		creds := jsonBody(map[string]string{"email": "failover@example.test", "password": "failover password"})
+		for ctx.Err() == nil {
+			st, hdr, body := send(t, http.DefaultClient, g, "POST", "/auth/v1/token?grant_type=password", creds)
+			signIns.add(st, hdr, body, 200)
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
 	defer func() { stop(); wg.Wait() }()
 
 	time.Sleep(500 * time.Millisecond)
@@ -124,9 +132,10 @@ func TestReplicaLossAndFailover(t *testing.T) {
 	}
 	ok, unavailable, bad := reads.snapshot()
 	wok, wunavailable, wbad := writes.snapshot()
-	if unavailable+wunavailable != 0 || len(bad)+len(wbad) != 0 || ok == 0 || wok == 0 {
-		t.Fatalf("a replica killed under load: reads %d ok, %d 503, other %v; writes %d ok, %d 503, other %v",
-			ok, unavailable, bad, wok, wunavailable, wbad)
+	sok, sunavailable, sbad := signIns.snapshot()
+	if unavailable+wunavailable+sunavailable != 0 || len(bad)+len(wbad)+len(sbad) != 0 || ok == 0 || wok == 0 || sok == 0 {
+		t.Fatalf("a replica killed under load: reads %d ok, %d 503, other %v; writes %d ok, %d 503, other %v; sign-ins %d ok, %d 503, other %v",
+			ok, unavailable, bad, wok, wunavailable, wbad, sok, sunavailable, sbad)
 	}
 	t.Logf("replica killed: %d reads and %d writes, none failed", ok, wok)
 	if err := s.Replicas[1].StartAgain(context.Background()); err != nil {
@@ -142,33 +151,38 @@ func TestReplicaLossAndFailover(t *testing.T) {
 	}
 	time.Sleep(time.Second)
 	promoted := time.Now()
-	writes.mu.Lock()
-	writes.mark = promoted
-	writes.mu.Unlock()
+	for _, o := range []*outcomes{&writes, &signIns} {
+		o.mu.Lock()
+		o.mark = promoted
+		o.mu.Unlock()
+	}
 	promote(t, s.On(s.Replicas[0]))
 	deadline := promoted.Add(30 * time.Second)
-	for {
-		writes.mu.Lock()
-		first := writes.firstOK
-		writes.mu.Unlock()
-		if !first.IsZero() {
-			t.Logf("writes succeeded again %v after the promotion", first.Sub(promoted).Round(time.Millisecond))
-			break
+	for name, o := range map[string]*outcomes{"writes": &writes, "sign-ins": &signIns} {
+		for {
+			o.mu.Lock()
+			first := o.firstOK
+			o.mu.Unlock()
+			if !first.IsZero() {
+				t.Logf("%s succeeded again %v after the promotion", name, first.Sub(promoted).Round(time.Millisecond))
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no %s succeeded within 30 s of the promotion", name)
+			}
+			time.Sleep(50 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("no write succeeded within 30 s of the promotion")
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond)
 	stop()
 	wg.Wait()
 	_, ru, rbad := reads.snapshot()
 	_, wu, wbad := writes.snapshot()
-	if len(rbad)+len(wbad) > 0 {
-		t.Fatalf("answers other than success or 503 + Retry-After: reads %v, writes %v", rbad, wbad)
+	_, su, sbad := signIns.snapshot()
+	if len(rbad)+len(wbad)+len(sbad) > 0 {
+		t.Fatalf("answers other than success or 503 + Retry-After: reads %v, writes %v, sign-ins %v", rbad, wbad, sbad)
 	}
-	t.Logf("during the failover: %d reads and %d writes answered 503 with Retry-After", ru, wu)
+	t.Logf("during the failover: %d reads, %d writes and %d sign-ins answered 503 with Retry-After", ru, wu, su)
 
 	// Sessions carry on: sign in and rotate the refresh token on the new
 	// primary.
