@@ -124,6 +124,23 @@ func TestReplicaRouting(t *testing.T) {
 			t.Fatalf("insert: %d %s", status, body)
 		}
 	})
+	t.Run("auth reads its own writes on the primary with replay paused", func(t *testing.T) {
+		pgtest.CreateUser(t, poolOn(t, s.URL()), "routing@example.test", "routing password")
+		pauseReplay(t, s, true)
+		defer pauseReplay(t, s, false)
+		// The session and refresh token just written exist on the primary
+		// only: reading them from a replica would answer 401 or 400.
+		status, tk := g.grant(t, "password", jsonBody(map[string]string{"email": "routing@example.test", "password": "routing password"}))
+		if status != 200 {
+			t.Fatalf("sign-in: %d %+v", status, tk)
+		}
+		if status, body := g.call(t, "GET", "/auth/v1/user", "", "Authorization", "Bearer "+tk.AccessToken); status != 200 {
+			t.Fatalf("GET /auth/v1/user: %d %s", status, body)
+		}
+		if status, tk2 := g.grant(t, "refresh_token", jsonBody(map[string]string{"refresh_token": tk.RefreshToken})); status != 200 {
+			t.Fatalf("refresh: %d %+v", status, tk2)
+		}
+	})
 	t.Run("HEAD reads are answered", func(t *testing.T) {
 		if status, _ := g.call(t, "HEAD", "/rest/v1/where_am_i_routing", ""); status != 200 {
 			t.Fatalf("HEAD: %d", status)
