@@ -33,9 +33,12 @@ export default defineConfig({
   reporter: [['list'], ['html', { outputFolder: join(artifacts, 'e2e-report'), open: 'never' }]],
   // The admin journeys hide labels, which changes every member's lists and counts; they run
   // after the member journeys so no count another journey reads changes under it.
+  // The read-your-writes journey needs replicas with their replay paused, which only pkg/app's
+  // TestReadYourWritesInTheBrowser sets up (it sets LABELBASE_REPLICA_TABLE and picks the project).
   projects: [
-    { name: 'members', testIgnore: /admin\.spec\.ts$/ },
+    { name: 'members', testIgnore: [/admin\.spec\.ts$/, /replicas\.spec\.ts$/] },
     { name: 'admin', testMatch: /admin\.spec\.ts$/, dependencies: ['members'] },
+    ...(process.env.LABELBASE_REPLICA_TABLE ? [{ name: 'replicas', testMatch: /replicas\.spec\.ts$/ }] : []),
   ],
   use: {
     browserName: 'chromium',
