@@ -23,8 +23,8 @@ const maxLimiterKeys = 10000
 // per endpoint: Burst requests at once, refilled at Count per Per.
 //
 // With a pool (RATE_LIMIT_STORE=database) the buckets live in
-// auth.rate_limits, shared by every gateway on the database: one round
-// trip per check, under the bucket row's lock. Without one they live in
+// auth.rate_limits (ratelimit_store.go), shared by every gateway on the
+// database: one round trip per check, under the bucket row's lock. Without one they live in
 // this process, and N gateways behind a balancer allow N times the rate.
 type limiter struct {
 	name  string // the bucket family in auth.rate_limits
@@ -75,12 +75,9 @@ func (l *limiter) shared(pool *pgxpool.Pool, name string) *limiter {
 // long until one is. Only the database store can fail.
 func (l *limiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
 	if l.pool != nil {
-		var ok bool
-		var tokens float64
-		err := l.pool.QueryRow(ctx, "SELECT allowed, tokens FROM auth.take_rate_limit_token($1, $2, $3, $4, $5)",
-			l.name, key, l.rate, l.burst, l.now()).Scan(&ok, &tokens)
+		ok, tokens, err := takeRateToken(ctx, l.pool, l.name, key, l.rate, l.burst, l.now())
 		if err != nil {
-			return false, 0, translate("rate limit", err)
+			return false, 0, err
 		}
 		return ok, l.wait(tokens), nil
 	}
@@ -103,8 +100,7 @@ func (l *limiter) sweep(ctx context.Context) error {
 		return nil
 	}
 	full := time.Duration(l.burst / l.rate * float64(time.Second))
-	_, err := l.pool.Exec(ctx, "DELETE FROM auth.rate_limits WHERE bucket = $1 AND updated_at < $2", l.name, l.now().Add(-full))
-	return translate("rate limit sweep", err)
+	return sweepRateBuckets(ctx, l.pool, l.name, l.now().Add(-full))
 }
 
 func (l *limiter) allowLocal(key string) (bool, time.Duration) {
@@ -172,9 +168,7 @@ func (l *limiter) check(ctx context.Context, ip string) error {
 // request that turned out not to use what it was charged.
 func (l *limiter) refund(ctx context.Context, key string) error {
 	if l.pool != nil {
-		_, err := l.pool.Exec(ctx, `UPDATE auth.rate_limits SET tokens = least($3, tokens + 1) WHERE bucket = $1 AND key = $2`,
-			l.name, key, l.burst)
-		return translate("rate limit refund", err)
+		return refundRateToken(ctx, l.pool, l.name, key, l.burst)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
