@@ -29,7 +29,7 @@ type signupParams struct {
 // neither email nor phone is supabase-js's signInAnonymously, which is
 // off, as GoTrue answers it when disabled.
 func (a *API) signup(c *echo.Context) error {
-	if err := a.signupLimit.check(c.Request().Context(), c.RealIP()); err != nil {
+	if err := a.limitIP(c.Request().Context(), a.signupLimit, "signup", c.RealIP()); err != nil {
 		return err
 	}
 	if a.cfg.DisableSignup {

@@ -99,7 +99,7 @@ type userUpdateParams struct {
 // SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION, a session older than a
 // day must bring the nonce of GET /reauthenticate.
 func (a *API) updateUser(c *echo.Context) error {
-	if err := a.updateLimit.check(c.Request().Context(), c.RealIP()); err != nil {
+	if err := a.limitIP(c.Request().Context(), a.updateLimit, "user_update", c.RealIP()); err != nil {
 		return err
 	}
 	p, err := a.authenticate(c)

@@ -1,0 +1,107 @@
+package auth
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/labelbase/labelbase/pkg/mail"
+	"github.com/labelbase/labelbase/pkg/server"
+)
+
+// lockedBuffer is a log sink the request goroutines may share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// setupLogged is setupObserved with the API's log kept in a buffer.
+func setupLogged(t *testing.T, env map[string]string, in *mail.Inbox) (*testEnv, *observed, *lockedBuffer) {
+	t.Helper()
+	e := setup(t, env)
+	o := &observed{}
+	buf := &lockedBuffer{}
+	var sender mail.Sender
+	if in != nil {
+		sender = in
+	}
+	api, err := New(Deps{Config: e.cfg, Pool: e.db.Pool, Log: slog.New(slog.NewTextHandler(buf, nil)), Now: e.clock.Now, Mailer: sender, Observe: o.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.api = api
+	e.h = server.New(server.Deps{Config: e.cfg, Log: slog.New(slog.DiscardHandler), Ready: e.db.Pool.Ping, Auth: api.Register, Routes: api.RegisterOpen})
+	return e, o, buf
+}
+
+// Issue #26 item 3 and SECURITY.md: every limit that refuses a request says
+// so in the log ("auth: rate limit reached", with the limit's name) and in
+// the metrics (Observe: "<limit>", "rate_limited"; the token endpoint's
+// limit under its grant). Each limit here lets one request through per
+// client IP and refuses the second.
+func TestEveryLimitThatBitesIsLoggedAndCounted(t *testing.T) {
+	in := mail.NewInbox(20)
+	e, o, logs := setupLogged(t, map[string]string{"RATE_LIMIT_BURST": "1", "RATE_LIMIT_OTP": "1",
+		"RATE_LIMIT_OTP_ADDRESS_PER_HOUR": "1", "RATE_LIMIT_EMAIL_SENT": "1", "MAIL_DEV_INBOX": "true"}, in)
+	e.createUser(map[string]any{"email": "m@example.com", "password": "password1", "email_confirm": true})
+	tok := e.signIn("m@example.com", "password1").str("access_token")
+	f := e.do(req{method: "POST", path: "/factors", bearer: tok, body: map[string]any{"factor_type": "totp", "friendly_name": "phone"}})
+	f.expect(t, http.StatusOK, "")
+	factor := f.str("id")
+
+	twice := func(limit string, r req) {
+		t.Helper()
+		e.do(r)
+		if got := e.do(r); got.Status != http.StatusTooManyRequests {
+			t.Errorf("%s: second request %d %s, want 429", limit, got.Status, got.Body)
+		}
+	}
+	twice("token", req{method: "POST", path: "/token?grant_type=password", ip: "203.0.113.1",
+		body: map[string]any{"email": "m@example.com", "password": "wrong-password"}})
+	twice("signup", req{method: "POST", path: "/signup", ip: "203.0.113.2",
+		body: map[string]any{"email": "new@example.com", "password": "password1"}})
+	twice("verify", req{method: "POST", path: "/verify", ip: "203.0.113.3",
+		body: map[string]any{"type": "email", "email": "m@example.com", "token": "000000"}})
+	twice("user_update", req{method: "PUT", path: "/user", bearer: tok, ip: "203.0.113.4",
+		body: map[string]any{"data": map[string]any{"x": 1}}})
+	twice("mfa_challenge", req{method: "POST", path: "/factors/" + factor + "/challenge", bearer: tok, ip: "203.0.113.5", body: map[string]any{}})
+	twice("mfa_verify", req{method: "POST", path: "/factors/" + factor + "/verify", bearer: tok, ip: "203.0.113.6",
+		body: map[string]any{"challenge_id": "00000000-0000-0000-0000-000000000000", "code": "000000"}})
+	// The mail limits: the first /otp sends the one mail the budget holds.
+	twice("mail_ip", req{method: "POST", path: "/otp", ip: "203.0.113.7", body: map[string]any{"email": "m@example.com"}})
+	e.do(req{method: "POST", path: "/recover", ip: "203.0.113.8", body: map[string]any{"email": "m@example.com"}}).
+		expect(t, http.StatusTooManyRequests, codeOverEmailSendRateLimit) // mail_address
+	e.do(req{method: "POST", path: "/recover", ip: "203.0.113.9", body: map[string]any{"email": "other@example.com"}}).
+		expect(t, http.StatusTooManyRequests, codeOverEmailSendRateLimit) // mail_budget
+
+	for _, limit := range []string{"token", "signup", "verify", "user_update", "mfa_challenge", "mfa_verify", "mail_ip", "mail_address", "mail_budget"} {
+		if !strings.Contains(logs.String(), fmt.Sprintf(`msg="auth: rate limit reached" limit=%s `, limit)) {
+			t.Errorf("limit %s bit without a log line", limit)
+		}
+		metric := limit + "/rate_limited"
+		if limit == "token" {
+			metric = "password/rate_limited"
+		}
+		if !o.has(metric) {
+			t.Errorf("limit %s bit without a count (%s): %v", limit, metric, o.events)
+		}
+	}
+	if t.Failed() {
+		t.Logf("log:\n%s", logs.String())
+	}
+}
