@@ -153,6 +153,12 @@ func (a *API) updateUser(c *echo.Context) error {
 	if err != nil && newEmail != "" {
 		a.mailUnused(ctx)
 	}
+	var refused *apierr.Error
+	if errors.As(err, &refused) && refused.Code == codeReauthNotValid {
+		// A wrong nonce counts against the one mailed, as a wrong emailed
+		// code does on /verify (issue #26 item 5).
+		a.otpFailed(ctx, p.user.Email, []string{ottReauthentication})
+	}
 	if errors.Is(err, errNotFound) {
 		return errUserGone()
 	}
