@@ -105,3 +105,40 @@ func TestEveryLimitThatBitesIsLoggedAndCounted(t *testing.T) {
 		t.Logf("log:\n%s", logs.String())
 	}
 }
+
+// Issue #26 item 3: every mailing endpoint passes the per-IP limit
+// (RATE_LIMIT_OTP, one bucket for all of them), and the per-address limit
+// counts an address however it is written.
+func TestMailingEndpointsShareThePerIPAndPerAddressLimits(t *testing.T) {
+	in := mail.NewInbox(50)
+	e := setupMail(t, map[string]string{"RATE_LIMIT_OTP": "1", "RATE_LIMIT_OTP_ADDRESS_PER_HOUR": "2", "MAIL_DEV_INBOX": "true"}, in)
+	e.createUser(map[string]any{"email": "m@example.com", "password": "password1", "email_confirm": true})
+	tok := e.signIn("m@example.com", "password1").str("access_token")
+	endpoints := []req{
+		{method: "POST", path: "/otp", body: map[string]any{"email": "a@example.com"}},
+		{method: "POST", path: "/magiclink", body: map[string]any{"email": "b@example.com"}},
+		{method: "POST", path: "/recover", body: map[string]any{"email": "c@example.com"}},
+		{method: "POST", path: "/resend", body: map[string]any{"type": "signup", "email": "d@example.com"}},
+		{method: "GET", path: "/reauthenticate", bearer: tok},
+	}
+	for i, first := range endpoints {
+		first.ip = fmt.Sprintf("203.0.113.%d", i+1)
+		e.do(first).expect(t, http.StatusOK, "")
+		for _, second := range endpoints {
+			second.ip = first.ip
+			if r := e.do(second); r.Status != http.StatusTooManyRequests || r.str("code") != codeOverRequestRateLimit {
+				t.Errorf("after %s, %s from the same IP: %d %s", first.path, second.path, r.Status, r.Body)
+			}
+		}
+	}
+	for i, addr := range []string{"x@example.com", " X@Example.COM", "x@EXAMPLE.com "} {
+		r := e.do(req{method: "POST", path: "/recover", ip: fmt.Sprintf("198.51.100.%d", i+1), body: map[string]any{"email": addr}})
+		want := http.StatusOK
+		if i == 2 {
+			want = http.StatusTooManyRequests
+		}
+		if r.Status != want {
+			t.Errorf("%q: %d %s, want %d", addr, r.Status, r.Body, want)
+		}
+	}
+}
