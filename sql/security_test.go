@@ -213,4 +213,21 @@ func TestAAL1AdminAnswersAsMember(t *testing.T) {
 	queue := `SELECT id FROM public.labels_to_add WHERE id = 901`
 	requireIDs(t, "aal1 admin's queue", c.ids(t, aal1, queue), c.ids(t, member("member a", c.aID), queue))
 	requireIDs(t, "aal2 admin's queue", c.ids(t, aal2, queue), []int64{901})
+	// The console's live channel (private topic "admin", policy app_live_admin).
+	superExec(t, c.db, `INSERT INTO realtime.messages (topic, extension, private) VALUES ('admin', 'broadcast', true)`)
+	live := func(who caller) int64 {
+		var n int64
+		if err := c.read(context.Background(), who, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(context.Background(), `SELECT set_config('realtime.topic', 'admin', true)`); err != nil {
+				return err
+			}
+			return tx.QueryRow(context.Background(), `SELECT count(*) FROM realtime.messages WHERE topic = 'admin'`).Scan(&n)
+		}); err != nil {
+			t.Fatalf("live channel as %s: %v", who.name, err)
+		}
+		return n
+	}
+	if m, a1, a2 := live(member("member a", c.aID)), live(aal1), live(aal2); m != 0 || a1 != 0 || a2 == 0 {
+		t.Errorf("admin channel rows: member %d, aal1 admin %d, aal2 admin %d", m, a1, a2)
+	}
 }
