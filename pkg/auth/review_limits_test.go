@@ -142,3 +142,37 @@ func TestMailingEndpointsShareThePerIPAndPerAddressLimits(t *testing.T) {
 		}
 	}
 }
+
+// Issue #26 item 3, the other anonymous mailing endpoints: requests that
+// send nothing (unknown addresses, no invite code, nothing pending) leave
+// the instance's mail budget whole; the one mail sent costs one.
+func TestOnlySentMailIsCharged(t *testing.T) {
+	in := mail.NewInbox(50)
+	e := setupMail(t, map[string]string{"MAIL_DEV_INBOX": "true"}, in)
+	e.createUser(map[string]any{"email": "m@example.com", "password": "password1", "email_confirm": true})
+	for i, r := range []req{
+		{method: "POST", path: "/otp", body: map[string]any{"email": "ghost1@example.com", "create_user": false}},
+		{method: "POST", path: "/otp", body: map[string]any{"email": "ghost2@example.com"}}, // no invite code
+		{method: "POST", path: "/magiclink", body: map[string]any{"email": "ghost3@example.com"}},
+		{method: "POST", path: "/resend", body: map[string]any{"type": "signup", "email": "ghost4@example.com"}},
+		{method: "POST", path: "/resend", body: map[string]any{"type": "email_change", "email": "m@example.com"}},
+		{method: "POST", path: "/resend", body: map[string]any{"type": "signup", "email": "m@example.com"}}, // already confirmed
+		{method: "POST", path: "/recover", body: map[string]any{"email": "ghost5@example.com"}},
+	} {
+		r.ip = fmt.Sprintf("203.0.113.%d", i+1)
+		if got := e.do(r); got.Status >= 500 || got.Status == http.StatusTooManyRequests {
+			t.Errorf("%s %v: %d %s", r.path, r.body, got.Status, got.Body)
+		}
+	}
+	var tokens float64
+	if err := e.db.Pool.QueryRow(t.Context(), `SELECT coalesce((SELECT tokens FROM auth.rate_limits WHERE bucket = 'email_sent'), 30)`).Scan(&tokens); err != nil || tokens < 29.99 {
+		t.Errorf("budget after requests that sent nothing: %v, %v", tokens, err)
+	}
+	if n := len(in.Messages()); n != 0 {
+		t.Errorf("%d mails sent", n)
+	}
+	e.do(req{method: "POST", path: "/otp", ip: "198.51.100.1", body: map[string]any{"email": "m@example.com"}}).expect(t, http.StatusOK, "")
+	if err := e.db.Pool.QueryRow(t.Context(), `SELECT tokens FROM auth.rate_limits WHERE bucket = 'email_sent'`).Scan(&tokens); err != nil || tokens > 29.01 || tokens < 28.99 {
+		t.Errorf("budget after one mail: %v, %v", tokens, err)
+	}
+}
