@@ -2,9 +2,13 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
@@ -79,5 +83,44 @@ func TestSecurityReviewOverTheWire(t *testing.T) {
 	}
 	if status, b := g.call(t, "POST", "/rest/v1/user_listened_releases", `{"release_id":75}`, as...); status != 201 {
 		t.Errorf("a visible release: %d %s", status, b)
+	}
+}
+
+// Issue #26 item 1, the review's second H1 path: an admin with a verified
+// factor who signs in with a mailed code (amr otp) holds an aal1 session,
+// and the admin procedures answer it as they answer a member.
+func TestMagicLinkAdminSessionIsNotAdmin(t *testing.T) {
+	db := pgtest.New(t)
+	ctx := context.Background()
+	g := startGateway(t, db.URL, map[string]string{"MAIL_DEV_INBOX": "true"}, false, nil)
+	id := pgtest.CreateUser(t, db.Pool, "admin@example.com", "password-admin")
+	if _, err := db.Pool.Exec(ctx, `UPDATE auth.users SET raw_app_meta_data = raw_app_meta_data || '{"role":"admin"}' WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO auth.mfa_factors (id, user_id, friendly_name, factor_type, status, created_at, updated_at)
+		VALUES (gen_random_uuid(), $1, 'phone', 'totp', 'verified', now(), now())`, id); err != nil {
+		t.Fatal(err)
+	}
+	if status, b := g.call(t, "POST", "/auth/v1/otp", `{"email":"admin@example.com","create_user":false}`); status != 200 {
+		t.Fatalf("otp: %d %s", status, b)
+	}
+	var code string
+	for deadline := time.Now().Add(5 * time.Second); code == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		_, b := g.call(t, "GET", "/_dev/inbox?to=admin@example.com", "", "Accept", "application/json")
+		var msgs []struct{ Text string }
+		if err := json.Unmarshal(b, &msgs); err == nil && len(msgs) > 0 {
+			code = regexp.MustCompile(`\b\d{6}\b`).FindString(msgs[0].Text)
+		}
+	}
+	if code == "" {
+		t.Fatal("no code mailed")
+	}
+	status, b := g.call(t, "POST", "/auth/v1/verify", fmt.Sprintf(`{"type":"email","email":"admin@example.com","token":%q}`, code))
+	var tk tokens
+	if err := json.Unmarshal(b, &tk); err != nil || status != 200 || tk.AccessToken == "" {
+		t.Fatalf("verify: %d %s", status, b)
+	}
+	if status, b := g.call(t, "POST", "/rest/v1/rpc/admin_members", `{}`, "Authorization", "Bearer "+tk.AccessToken); status != 403 {
+		t.Errorf("admin_members from a magic-link session: %d %s", status, b)
 	}
 }
