@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -162,6 +163,36 @@ func (l *limiter) check(ctx context.Context, ip string) error {
 	}
 	return apierr.New(http.StatusTooManyRequests, codeOverRequestRateLimit, "Request rate limit reached").
 		WithHeader("Retry-After", strconv.FormatInt(secs, 10))
+}
+
+// limitIP applies l to the client's IP and reports a refusal (limitBit)
+// under name.
+func (a *API) limitIP(ctx context.Context, l *limiter, name, ip string) error {
+	err := l.check(ctx, ip)
+	if err != nil && isTooMany(err) {
+		a.limitBit(ctx, name, err)
+	}
+	return err
+}
+
+// limitBit reports a limit that refused a request, in the log and to
+// Observe (metrics), so an operator sees a limit bite (issue #26 item 3):
+// a stranger draining a budget, or members locked out by a limit set too
+// low.
+func (a *API) limitBit(ctx context.Context, limit string, err error) {
+	a.logLimit(ctx, limit, err)
+	a.observe(limit, "rate_limited")
+}
+
+// logLimit is limitBit's log line alone, for the token endpoint, whose
+// refusals Observe counts under their grant.
+func (a *API) logLimit(ctx context.Context, limit string, err error) {
+	a.log.WarnContext(ctx, "auth: rate limit reached", "limit", limit, "err", err)
+}
+
+func isTooMany(err error) bool {
+	var e *apierr.Error
+	return errors.As(err, &e) && e.Status == http.StatusTooManyRequests
 }
 
 // refund puts back a token taken for key (never above the burst), for a
