@@ -120,4 +120,14 @@ func TestMultipartUpload(t *testing.T) {
 	if !strings.Contains(info.String(), `"metadata":{"k":"v"}`) {
 		t.Fatalf("info %s", info)
 	}
+	// Older clients send userMetadata; a contentType field wins over the
+	// part's own type, as upstream.
+	body = "--B\r\nContent-Disposition: form-data; name=\"userMetadata\"\r\n\r\n{\"old\":1}\r\n" +
+		"--B\r\nContent-Disposition: form-data; name=\"contentType\"\r\n\r\nimage/webp\r\n" +
+		"--B\r\nContent-Disposition: form-data; name=\"\"; filename=\"blob\"\r\nContent-Type: application/octet-stream\r\n\r\nRIFF\r\n--B--\r\n"
+	e.do(http.MethodPost, "/object/public/old.webp", e.service, strings.NewReader(body), "Content-Type", "multipart/form-data; boundary=B").wantOK(t)
+	info = e.do(http.MethodGet, "/object/info/public/public/old.webp", "", nil)
+	if !strings.Contains(info.String(), `"metadata":{"old":1}`) || !strings.Contains(info.String(), `"content_type":"image/webp"`) {
+		t.Fatalf("info %s", info)
+	}
 }
