@@ -1,10 +1,16 @@
 package storage
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/labelbase/labelbase/pkg/migrate"
+	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
 // sdkSeed is a seed written the way storage-js's own test seed
@@ -48,11 +54,11 @@ CREATE POLICY seed_owner_only ON storage.objects FOR ALL USING (bucket_id = 'see
 CREATE POLICY seed_open_insert ON storage.objects FOR ALL WITH CHECK (bucket_id = 'open');
 `
 
-// seedLoader is what loading such a seed with psql after migrate up needs
-// here, and what docs/storage.md tells: PGOPTIONS="-c
-// search_path=\"\$user\",public,extensions -c labelbase.invite_required=off".
-// Supabase puts extensions on its roles' search_path; Labelbase's app
-// refuses users without an invite code unless the loader says otherwise.
+// seedLoader stands in for what such a seed meets after migrate up: the
+// database's default search_path with extensions (20261128023100; a cloned
+// test database does not inherit per-database settings, so it is set here)
+// and the loader's one documented setting, labelbase.invite_required=off,
+// since Labelbase's app refuses users without an invite code.
 const seedLoader = `SET search_path = "$user", public, extensions; SET labelbase.invite_required = 'off';`
 
 const (
@@ -130,5 +136,57 @@ func TestSDKSeedAppliesAndDecides(t *testing.T) {
 		"destinationBucket": "target", "destinationKey": "testpath/c.txt"}).wantOK(t)
 	if d := e.do(http.MethodGet, "/object/target/testpath/c.txt", one, nil); d.status != http.StatusOK || string(d.body) != "a" {
 		t.Fatalf("moved object: %d %s", d.status, d.body)
+	}
+}
+
+// TestMigrateUpGivesSeedsSupabaseDefaults runs migrate up on an empty
+// database (a cloned test database does not inherit per-database
+// settings) and checks what Supabase seeds rely on: extensions on the
+// search_path of new sessions, so crypt() and gen_salt() resolve
+// unqualified, and storage.extension() as Supabase defines it. Down undoes
+// both.
+func TestMigrateUpGivesSeedsSupabaseDefaults(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.NewEmpty(t)
+	m, err := migrate.New(db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.Up(); err != nil {
+		t.Fatal(err)
+	}
+	fresh := func() *pgx.Conn {
+		c, err := pgx.Connect(ctx, db.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close(ctx) })
+		return c
+	}
+	c := fresh()
+	var path string
+	if err := c.QueryRow(ctx, `SHOW search_path`).Scan(&path); err != nil || path != `"$user", public, extensions` {
+		t.Fatalf("search_path %q %v", path, err)
+	}
+	// The seed's users still need the app's invite rule lifted; nothing else.
+	if _, err := c.Exec(ctx, `SET labelbase.invite_required = 'off';`+sdkSeed); err != nil {
+		t.Fatalf("seed after migrate up: %v", err)
+	}
+	for name, want := range map[string]string{"a/b/c.tar.gz": "gz", "photo.JPG": "JPG", "folder/README": "README", "x/": ""} {
+		var got string
+		if err := c.QueryRow(ctx, `SELECT coalesce(storage.extension($1), '<null>')`, name).Scan(&got); err != nil || got != want {
+			t.Errorf("storage.extension(%q) = %q %v, want %q", name, got, err, want)
+		}
+	}
+	if err := m.Steps(-1); err != nil {
+		t.Fatal(err)
+	}
+	c = fresh()
+	var ext string
+	if err := c.QueryRow(ctx, `SELECT current_setting('search_path'), storage.extension('folder/README')`).Scan(&path, &ext); err != nil ||
+		strings.Contains(path, "extensions") || ext != "" {
+		t.Fatalf("after down: search_path %q, extension %q, %v", path, ext, err)
 	}
 }
