@@ -60,13 +60,6 @@ func errNotEmpty() *apierr.Error {
 	return storageErr(409, "ResourceNotEmpty", "ResourceNotEmpty", "The bucket you tried to delete is not empty")
 }
 
-// errMissingAuthorization is upstream's schema validation failure for a
-// request without an Authorization header: a plain 400 (storage-js reads
-// only the message).
-func errMissingAuthorization() *apierr.Error {
-	return storageErr(400, "InvalidRequest", "Bad Request", "headers must have required property 'authorization'")
-}
-
 // errAccessDenied is the refusal of a missing or unacceptable JWT;
 // storage-js's own tests expect jose's "Invalid Compact JWS" for none.
 func errAccessDenied(msg string) *apierr.Error {
