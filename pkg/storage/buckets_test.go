@@ -75,6 +75,12 @@ func TestBucketRLSAndBadInput(t *testing.T) {
 	e.doJSON(http.MethodPost, "/bucket", e.service, map[string]any{"name": "x", "allowed_mime_types": []string{"nonsense"}}).wantErr(t, "400", "mime")
 	e.do(http.MethodPost, "/bucket", e.service, strings.NewReader("{not json")).wantErr(t, "400", "JSON")
 	e.do(http.MethodGet, "/bucket", "not-a-jwt", nil).wantErr(t, "403", "Invalid Compact JWS")
+	// storage-js's own suite: listBuckets() with no headers at all.
+	r := e.do(http.MethodGet, "/bucket", "", nil)
+	r.wantErr(t, "403", "Invalid Compact JWS")
+	if r.field(t, "message") != "Invalid Compact JWS" {
+		t.Fatalf("no headers: %s", r)
+	}
 }
 
 func TestKeysAndBadObjectInput(t *testing.T) {
