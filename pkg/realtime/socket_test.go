@@ -81,6 +81,11 @@ func TestBroadcastAcrossGateways(t *testing.T) {
 		if !strings.Contains(string(m.Payload), `"from":"b"`) {
 			t.Fatalf("payload %s", m.Payload)
 		}
+		// 2.0.0 receives user broadcasts as binary frames (kind 4, JSON
+		// encoding), as from Supabase; 1.0.0 as text.
+		if m.binary != (c.vsn == VSN2) {
+			t.Fatalf("vsn %s: broadcast arrived binary=%v", c.vsn, m.binary)
+		}
 	}
 	onB.write(Frame{Binary: true, Data: userBroadcastPush(jr, "51", topic, "bytes", "", encodingBinary, []byte{1, 2, 3})})
 	m := onA.expect("binary broadcast", 5*time.Second, isBroadcast("bytes"))
