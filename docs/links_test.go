@@ -112,3 +112,26 @@ func TestAnchors(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeMapsEveryDoc: the README's map reaches every document in
+// docs/, so a newcomer finds each one click from the front door, and the
+// README stays a front door (the detail lives in docs/).
+func TestReadmeMapsEveryDoc(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range docs {
+		if !strings.Contains(string(readme), "](docs/"+d) {
+			t.Errorf("README.md's map does not link docs/%s", d)
+		}
+	}
+	if n := strings.Count(string(readme), "\n"); n > 150 {
+		t.Errorf("README.md is %d lines: move the detail into docs/ and link it", n)
+	}
+}

@@ -2,10 +2,13 @@ package sqlfiles_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
@@ -151,5 +154,80 @@ func TestHiddenLabelsLeakNothing(t *testing.T) {
 	}
 	if _, err := e.exec(context.Background(), m, `INSERT INTO public.user_follow_labels (label_id) VALUES (2)`); err != nil {
 		t.Errorf("follow of a visible label: %v", err)
+	}
+}
+
+// Issue #26 item 1, "an aal1 admin gets exactly the answers a member gets":
+// every admin_* procedure there is (read from the catalogue, so one added
+// later is covered too), called as a member and as an admin with a
+// verified factor at aal1, gives the same answer; at aal2 none refuses. The
+// policies that ask is_admin() (the submission queue) agree.
+func TestAAL1AdminAnswersAsMember(t *testing.T) {
+	c := setupCatalogue(t)
+	makeAdmin(t, c.env, c.aID)
+	addFactor(t, c.env, c.aID, "verified")
+	aal1 := aalCaller("admin aal1", c.aID, "a@example.com", "aal1")
+	aal2 := aalCaller("admin aal2", c.aID, "a@example.com", "aal2")
+	rows, err := c.db.Pool.Query(context.Background(), `
+		SELECT format('SELECT * FROM public.%I(%s)', p.proname,
+		       coalesce((SELECT string_agg(format('NULL::%s', format_type(a.t, NULL)), ', ' ORDER BY a.n)
+		                   FROM unnest(p.proargtypes::oid[]) WITH ORDINALITY AS a(t, n)), ''))
+		  FROM pg_proc p
+		 WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE 'admin\_%'
+		 ORDER BY p.proname`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) < 17 {
+		t.Fatalf("found %d admin procedures, want at least the 17 of the console: %v", len(calls), calls)
+	}
+	answer := func(who caller, sql string) string {
+		n, err := c.exec(context.Background(), who, sql)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) {
+			return pgErr.Code + " " + pgErr.Message
+		} else if err != nil {
+			return err.Error()
+		}
+		return fmt.Sprintf("%d rows", n)
+	}
+	for _, sql := range calls {
+		m, a1, a2 := answer(c.b, sql), answer(aal1, sql), answer(aal2, sql)
+		if a1 != m {
+			t.Errorf("%s: aal1 admin got %q, a member %q", sql, a1, m)
+		}
+		if m != "42501 Only admins may do this" {
+			t.Errorf("%s: a member got %q", sql, m)
+		}
+		if strings.Contains(a2, "Only admins may do this") {
+			t.Errorf("%s: aal2 admin refused: %q", sql, a2)
+		}
+	}
+	// The queue: someone else's processed row is for admins at aal2 only.
+	superExec(t, c.db, withUsers(`INSERT INTO public.labels_to_add (id, label_url, user_id, is_processed, is_valid, label_id)
+		VALUES (901, 'https://done.bandcamp.com', :B, true, true, 1)`, c.aID, c.bID))
+	queue := `SELECT id FROM public.labels_to_add WHERE id = 901`
+	requireIDs(t, "aal1 admin's queue", c.ids(t, aal1, queue), c.ids(t, member("member a", c.aID), queue))
+	requireIDs(t, "aal2 admin's queue", c.ids(t, aal2, queue), []int64{901})
+	// The console's live channel (private topic "admin", policy app_live_admin).
+	superExec(t, c.db, `INSERT INTO realtime.messages (topic, extension, private) VALUES ('admin', 'broadcast', true)`)
+	live := func(who caller) int64 {
+		var n int64
+		if err := c.read(context.Background(), who, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(context.Background(), `SELECT set_config('realtime.topic', 'admin', true)`); err != nil {
+				return err
+			}
+			return tx.QueryRow(context.Background(), `SELECT count(*) FROM realtime.messages WHERE topic = 'admin'`).Scan(&n)
+		}); err != nil {
+			t.Fatalf("live channel as %s: %v", who.name, err)
+		}
+		return n
+	}
+	if m, a1, a2 := live(member("member a", c.aID)), live(aal1), live(aal2); m != 0 || a1 != 0 || a2 == 0 {
+		t.Errorf("admin channel rows: member %d, aal1 admin %d, aal2 admin %d", m, a1, a2)
 	}
 }

@@ -141,17 +141,15 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 }
 
 // newMail is the mail sender (nil when SMTP is not configured) and, with
-// MAIL_DEV_INBOX, the captured inbox; start-up says which.
+// MAIL_DEV_INBOX, the captured inbox, which start-up mentions.
 func newMail(cfg *config.Config, log *slog.Logger) (mail.Sender, *mail.Inbox, error) {
 	mailer, inbox, err := mail.New(cfg)
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: mail: %w", err)
 	}
-	switch {
-	case inbox != nil:
+	// Without mail, auth.New says so at start-up (one line, not two).
+	if inbox != nil {
 		log.Info("mail is captured, not sent: read it at /_dev/inbox (MAIL_DEV_INBOX)")
-	case mailer == nil:
-		log.Warn("recovery mail is off: set SMTP_HOST (and SMTP_ADMIN_EMAIL) to let members reset their password; /auth/v1/recover answers but sends nothing")
 	}
 	return mailer, inbox, nil
 }

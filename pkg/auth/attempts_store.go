@@ -13,9 +13,9 @@ import (
 // Attempt caps (security review L3). The per-IP limits (RATE_LIMIT_VERIFY,
 // MFA_RATE_LIMIT_CHALLENGE_AND_VERIFY) slow one client; these bound what
 // many clients together can try against one code: an emailed code is
-// deleted after OTP_MAX_ATTEMPTS wrong tries for its address, and a TOTP
-// factor is locked for MFA_LOCKOUT after MFA_MAX_FAILURES wrong codes in a
-// row. The lock is per factor, so it can be used to keep a member out of
+// deleted after OTP_MAX_ATTEMPTS wrong tries for its address (on /verify,
+// and the reauthentication nonce on PUT /user), and a TOTP factor is
+// locked for MFA_LOCKOUT after MFA_MAX_FAILURES wrong codes in a row. The lock is per factor, so it can be used to keep a member out of
 // the second step for a while; that costs the attacker the member's
 // password or session first, since only the session's owner can verify.
 

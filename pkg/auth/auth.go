@@ -45,7 +45,8 @@ type Deps struct {
 	// Now is the clock; nil means time.Now. Tests drive the refresh-token
 	// reuse interval and the rate limits with it.
 	Now func() time.Time
-	// Mailer sends recovery links; nil means recovery mail is off.
+	// Mailer sends the auth mails; nil means mail is off: the flows run
+	// and nothing is sent, as with GoTrue's no-op mailer.
 	Mailer mail.Sender
 	// Observe, when set, is told how each /token request ended: its
 	// grant_type and ok, failed, reuse_detected, rate_limited or error
@@ -125,8 +126,10 @@ func New(d Deps) (*API, error) {
 	}
 	if d.Mailer == nil {
 		// GoTrue's answer without SMTP: the flows run, nothing is sent.
-		log.Warn("auth: mail is not configured (set SMTP_HOST, or MAIL_DEV_INBOX=true for development): " +
-			"recovery, magic-link, invite and confirmation mails are not sent")
+		// This is the one start-up line about it (app.newMail leaves it here).
+		log.Warn("auth: mail is not configured (set SMTP_HOST and SMTP_ADMIN_EMAIL, or MAIL_DEV_INBOX=true for development): " +
+			"the mailing endpoints answer as usual but send nothing (recovery, magic links and codes, confirmations, " +
+			"invites, email change, reauthentication)")
 	}
 	allowList, literalOnly := compileAllowList(d.Config.URIAllowList)
 	for _, p := range literalOnly {

@@ -151,13 +151,19 @@ func (a *API) generateLink(ctx context.Context, tx pgx.Tx, r linkRequest, now ti
 		return nil, nil, err
 	}
 	if r.typ == vtMagicLink || r.typ == vtRecovery {
-		t := &emailToken{typ: ottRecovery, verify: r.typ, to: r.email, redirectTo: r.redirect}
-		if err := a.issue(ctx, tx, u, t, now); err != nil {
-			return nil, nil, err
-		}
-		return u, t, stampSent(ctx, tx, u.ID, "recovery_sent_at", now)
+		return a.recoveryLink(ctx, tx, u, r, now)
 	}
 	return a.emailChangeLink(ctx, tx, u, r, now)
+}
+
+// recoveryLink signs an existing user in: a magic link is a recovery
+// token under its own type, as GoTrue keeps it (recovery_sent_at).
+func (a *API) recoveryLink(ctx context.Context, tx pgx.Tx, u *user, r linkRequest, now time.Time) (*user, *emailToken, error) {
+	t := &emailToken{typ: ottRecovery, verify: r.typ, to: r.email, redirectTo: r.redirect}
+	if err := a.issue(ctx, tx, u, t, now); err != nil {
+		return nil, nil, err
+	}
+	return u, t, stampSent(ctx, tx, u.ID, "recovery_sent_at", now)
 }
 
 // signupLink confirms an unconfirmed user, made here (without an invite
@@ -185,8 +191,11 @@ func (a *API) signupLink(ctx context.Context, tx pgx.Tx, r linkRequest, now time
 	return u, t, stampSent(ctx, tx, u.ID, "confirmation_sent_at", now)
 }
 
-// emailChangeLink records the change as PUT /user does (emailchange.go)
-// and makes the one side's link asked for.
+// emailChangeLink records the change with the steps PUT /user's
+// startEmailChange takes (checkNewEmail, recordEmailChange in
+// emailchange_store.go) and makes the one side's link asked for. It does
+// not call startEmailChange itself: as GoTrue's admin path, it applies no
+// SMTP_MAX_FREQUENCY wait and mints one side's token, not both.
 func (a *API) emailChangeLink(ctx context.Context, tx pgx.Tx, u *user, r linkRequest, now time.Time) (*user, *emailToken, error) {
 	if err := checkNewEmail(ctx, tx, u, r.newEmail); err != nil {
 		return nil, nil, err

@@ -51,8 +51,7 @@ func (a *API) startMailing(c *echo.Context) (context.Context, error) {
 // about any address: the per-IP and per-address limits come first.
 func (a *API) startPublicMailing(c *echo.Context, email string) (context.Context, error) {
 	ctx := mailingContext(c)
-	if err := a.otpLimit.check(ctx, c.RealIP()); err != nil {
-		a.limitBit(ctx, "mail_ip", err)
+	if err := a.limitIP(ctx, a.otpLimit, "mail_ip", c.RealIP()); err != nil {
 		return nil, err
 	}
 	if email != "" {
@@ -92,12 +91,6 @@ func (a *API) mailUnused(ctx context.Context) {
 	if err := a.mailLimit.refund(ctx, "email"); err != nil {
 		a.log.WarnContext(ctx, "auth: could not return an unused mail to the budget", "err", err)
 	}
-}
-
-// limitBit reports a limit that refused a request.
-func (a *API) limitBit(ctx context.Context, limit string, err error) {
-	a.log.WarnContext(ctx, "auth: rate limit reached", "limit", limit, "err", err)
-	a.observe(limit, "rate_limited")
 }
 
 // addressKey is the per-address bucket key: a hash, so that the buckets

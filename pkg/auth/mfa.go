@@ -262,7 +262,7 @@ func (a *API) challengeFactor(c *echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := a.mfa.challenge.check(ctx, c.RealIP()); err != nil {
+	if err := a.limitIP(ctx, a.mfa.challenge, "mfa_challenge", c.RealIP()); err != nil {
 		return err
 	}
 	now := a.now()
@@ -306,7 +306,7 @@ func (a *API) verifyFactor(c *echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	if err := a.mfa.verify.check(ctx, c.RealIP()); err != nil {
+	if err := a.limitIP(ctx, a.mfa.verify, "mfa_verify", c.RealIP()); err != nil {
 		return err
 	}
 	var p verifyFactorParams

@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
@@ -127,11 +128,26 @@ func (a *API) issue(ctx context.Context, q dbtx, u *user, t *emailToken, now tim
 			redirect = a.cfg.SiteURL
 		}
 		// GoTrue's parameter order (token, type, redirect_to), which
-		// url.Values.Encode would sort away; values stay query-escaped.
+		// url.Values.Encode would sort away.
 		t.link = a.issuer + "/verify?token=" + url.QueryEscape(carried) + "&type=" + url.QueryEscape(t.verify) +
-			"&redirect_to=" + url.QueryEscape(redirect)
+			"&redirect_to=" + linkRedirect(redirect)
 	}
 	return nil
+}
+
+// linkRedirect writes a link's redirect_to as GoTrue's mailer does: as it
+// is (supabase-js's own suite expects "redirect_to=http://localhost:9999/welcome"
+// in generate_link's action_link), query-escaped only when it would not
+// read back as itself. GoTrue escapes a target holding &, = or #; a +, a
+// % or a ; would be misread too, so those are escaped here as well (GoTrue
+// writes them bare, and /verify would land somewhere else).
+func linkRedirect(target string) string {
+	if !strings.ContainsAny(target, "&=#") {
+		if v, err := url.ParseQuery("redirect_to=" + target); err == nil && len(v) == 1 && v.Get("redirect_to") == target {
+			return target
+		}
+	}
+	return url.QueryEscape(target)
 }
 
 // tooSoon returns GoTrue's 429 when u was mailed a token of kind typ

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 	"strconv"
@@ -23,8 +24,8 @@ const maxLimiterKeys = 10000
 // per endpoint: Burst requests at once, refilled at Count per Per.
 //
 // With a pool (RATE_LIMIT_STORE=database) the buckets live in
-// auth.rate_limits, shared by every gateway on the database: one round
-// trip per check, under the bucket row's lock. Without one they live in
+// auth.rate_limits (ratelimit_store.go), shared by every gateway on the
+// database: one round trip per check, under the bucket row's lock. Without one they live in
 // this process, and N gateways behind a balancer allow N times the rate.
 type limiter struct {
 	name  string // the bucket family in auth.rate_limits
@@ -75,12 +76,9 @@ func (l *limiter) shared(pool *pgxpool.Pool, name string) *limiter {
 // long until one is. Only the database store can fail.
 func (l *limiter) allow(ctx context.Context, key string) (bool, time.Duration, error) {
 	if l.pool != nil {
-		var ok bool
-		var tokens float64
-		err := l.pool.QueryRow(ctx, "SELECT allowed, tokens FROM auth.take_rate_limit_token($1, $2, $3, $4, $5)",
-			l.name, key, l.rate, l.burst, l.now()).Scan(&ok, &tokens)
+		ok, tokens, err := takeRateToken(ctx, l.pool, l.name, key, l.rate, l.burst, l.now())
 		if err != nil {
-			return false, 0, translate("rate limit", err)
+			return false, 0, err
 		}
 		return ok, l.wait(tokens), nil
 	}
@@ -103,8 +101,7 @@ func (l *limiter) sweep(ctx context.Context) error {
 		return nil
 	}
 	full := time.Duration(l.burst / l.rate * float64(time.Second))
-	_, err := l.pool.Exec(ctx, "DELETE FROM auth.rate_limits WHERE bucket = $1 AND updated_at < $2", l.name, l.now().Add(-full))
-	return translate("rate limit sweep", err)
+	return sweepRateBuckets(ctx, l.pool, l.name, l.now().Add(-full))
 }
 
 func (l *limiter) allowLocal(key string) (bool, time.Duration) {
@@ -168,13 +165,41 @@ func (l *limiter) check(ctx context.Context, ip string) error {
 		WithHeader("Retry-After", strconv.FormatInt(secs, 10))
 }
 
+// limitIP applies l to the client's IP and reports a refusal (limitBit)
+// under name.
+func (a *API) limitIP(ctx context.Context, l *limiter, name, ip string) error {
+	err := l.check(ctx, ip)
+	if err != nil && isTooMany(err) {
+		a.limitBit(ctx, name, err)
+	}
+	return err
+}
+
+// limitBit reports a limit that refused a request, in the log and to
+// Observe (metrics), so an operator sees a limit bite (issue #26 item 3):
+// a stranger draining a budget, or members locked out by a limit set too
+// low.
+func (a *API) limitBit(ctx context.Context, limit string, err error) {
+	a.logLimit(ctx, limit, err)
+	a.observe(limit, "rate_limited")
+}
+
+// logLimit is limitBit's log line alone, for the token endpoint, whose
+// refusals Observe counts under their grant.
+func (a *API) logLimit(ctx context.Context, limit string, err error) {
+	a.log.WarnContext(ctx, "auth: rate limit reached", "limit", limit, "err", err)
+}
+
+func isTooMany(err error) bool {
+	var e *apierr.Error
+	return errors.As(err, &e) && e.Status == http.StatusTooManyRequests
+}
+
 // refund puts back a token taken for key (never above the burst), for a
 // request that turned out not to use what it was charged.
 func (l *limiter) refund(ctx context.Context, key string) error {
 	if l.pool != nil {
-		_, err := l.pool.Exec(ctx, `UPDATE auth.rate_limits SET tokens = least($3, tokens + 1) WHERE bucket = $1 AND key = $2`,
-			l.name, key, l.burst)
-		return translate("rate limit refund", err)
+		return refundRateToken(ctx, l.pool, l.name, key, l.burst)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()

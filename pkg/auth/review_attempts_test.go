@@ -75,3 +75,35 @@ func TestTOTPFactorLocksAfterFailures(t *testing.T) {
 	e.clock.Advance(5*time.Minute + time.Second)
 	try(m.code(t, e.clock.Now()), "198.51.100.78").expect(t, http.StatusOK, "")
 }
+
+// Issue #26 item 5, the other mailed code: the reauthentication nonce that
+// PUT /user needs for a password change (with
+// SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION) also dies after
+// OTP_MAX_ATTEMPTS wrong tries; fewer leave it working.
+func TestReauthNonceDiesAfterWrongTries(t *testing.T) {
+	in := mail.NewInbox(50)
+	e := setupMail(t, map[string]string{"SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION": "true", "SMTP_MAX_FREQUENCY": "0"}, in)
+	e.signUp("m@example.com", "password1")
+	s := e.signIn("m@example.com", "password1")
+	e.clock.Advance(25 * time.Hour) // the session is too old to change the password without a nonce
+	tok := e.refresh(s.str("refresh_token")).str("access_token")
+	tries := 0
+	put := func(nonce string, i int) *response {
+		tries++ // a new password each time: the same one again is refused first
+		return e.do(req{method: "PUT", path: "/user", bearer: tok, ip: fmt.Sprintf("203.0.113.%d", i+1),
+			body: map[string]any{"password": fmt.Sprintf("password-%d", tries), "nonce": nonce}})
+	}
+	e.do(req{method: "GET", path: "/reauthenticate", bearer: tok}).expect(t, http.StatusOK, "")
+	_, nonce, _ := e.mailed(in, "m@example.com")
+	for i := range 4 {
+		put(wrongCode(nonce, i), i).expect(t, http.StatusUnprocessableEntity, codeReauthNotValid)
+	}
+	put(nonce, 9).expect(t, http.StatusOK, "") // four wrong tries leave it alive
+
+	e.do(req{method: "GET", path: "/reauthenticate", bearer: tok}).expect(t, http.StatusOK, "")
+	_, nonce, _ = e.mailed(in, "m@example.com")
+	for i := range 5 {
+		put(wrongCode(nonce, i), i).expect(t, http.StatusUnprocessableEntity, codeReauthNotValid)
+	}
+	put(nonce, 9).expect(t, http.StatusUnprocessableEntity, codeReauthNotValid)
+}

@@ -122,3 +122,76 @@ func TestRedirectPayloadFallsBackToSiteURL(t *testing.T) {
 		t.Errorf("GET /verify: %d Location %q", v.Status, loc)
 	}
 }
+
+// The end of the review's H2 chain: a genuine mailed link whose
+// redirect_to carries the payload (as the link of the vulnerable build
+// did) sends the session to SITE_URL, never to the payload's host. The
+// other mailing endpoints fall back too.
+func TestGenuineLinkWithPayloadLandsOnSiteURL(t *testing.T) {
+	in := mail.NewInbox(50)
+	e := setupMail(t, map[string]string{"URI_ALLOW_LIST": reviewAllowList, "MAIL_DEV_INBOX": "true", "SMTP_MAX_FREQUENCY": "0"}, in)
+	e.createUser(map[string]any{"email": "carol@example.com", "password": "password1", "email_confirm": true})
+	const payload = "https://0x5db8d822?.allowed.example/x"
+	e.do(req{method: "POST", path: "/otp", body: map[string]any{"email": "carol@example.com", "create_user": false}}).expect(t, http.StatusOK, "")
+	link, _, _ := e.mailed(in, "carol@example.com")
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("redirect_to", payload)
+	u.RawQuery = q.Encode()
+	loc, frag := e.follow(u.String())
+	if loc.Scheme+"://"+loc.Host != "http://labelbase.test" || frag.Get("access_token") == "" {
+		t.Errorf("the session went to %s (fragment %v)", loc, frag)
+	}
+
+	tok := e.signIn("carol@example.com", "password1").str("access_token")
+	for _, tc := range []struct {
+		name, to string
+		r        req
+	}{
+		{"magiclink", "carol@example.com", req{method: "POST", path: "/magiclink?redirect_to=" + url.QueryEscape(payload),
+			body: map[string]any{"email": "carol@example.com"}}},
+		{"email change", "new-carol@example.com", req{method: "PUT", path: "/user?redirect_to=" + url.QueryEscape(payload), bearer: tok,
+			body: map[string]any{"email": "new-carol@example.com"}}},
+		{"resend email_change", "new-carol@example.com", req{method: "POST", path: "/resend", headers: map[string]string{"Referer": payload},
+			body: map[string]any{"type": "email_change", "email": "carol@example.com"}}},
+	} {
+		e.do(tc.r).expect(t, http.StatusOK, "")
+		link, _, n := e.mailed(in, tc.to)
+		if n == 0 {
+			t.Fatalf("%s: nothing mailed", tc.name)
+		}
+		if got := mustQuery(t, link).Get("redirect_to"); got != "http://labelbase.test" {
+			t.Errorf("%s: the link redirects to %q", tc.name, got)
+		}
+	}
+}
+
+// Issue #26 item 2's exceptions: an IP host in any form, or a custom
+// scheme, is allowed only where the list names it literally; a wildcard
+// host is a real subdomain, never the bare domain.
+func TestAllowListLiteralExceptions(t *testing.T) {
+	e := setup(t, map[string]string{"SITE_URL": "https://app.example.com",
+		"URI_ALLOW_LIST": "https://0x5db8d822/cb,https://*.allowed.example/**,com.example.app://login"})
+	for raw, want := range map[string]bool{
+		"https://0x5db8d822/cb":          true, // listed literally
+		"https://0x5db8d822/cb/../x":     false,
+		"https://0x5db8d822/other":       false,
+		"https://93.184.216.34/cb":       false, // the same address, not as listed
+		"https://allowed.example/":       false, // not a subdomain
+		"https://a.allowed.example/":     true,
+		"com.example.app://login":        true,
+		"com.example.app://login/x":      false,
+		"com.example.app://evil":         false,
+		"other.app://login":              false,
+		"http://127.0.0.1:9999/cb":       true, // loopback over http (RFC 8252)
+		"com.example.app://127.0.0.1/cb": false,
+		"ftp://app.example.com/":         false, // SITE_URL's host, another scheme
+	} {
+		if got := e.api.redirectAllowed(raw); got != want {
+			t.Errorf("%q: allowed = %v, want %v", raw, got, want)
+		}
+	}
+}

@@ -29,7 +29,7 @@ type signupParams struct {
 // neither email nor phone is supabase-js's signInAnonymously, which is
 // off, as GoTrue answers it when disabled.
 func (a *API) signup(c *echo.Context) error {
-	if err := a.signupLimit.check(c.Request().Context(), c.RealIP()); err != nil {
+	if err := a.limitIP(c.Request().Context(), a.signupLimit, "signup", c.RealIP()); err != nil {
 		return err
 	}
 	if a.cfg.DisableSignup {
@@ -76,6 +76,12 @@ func (a *API) signup(c *echo.Context) error {
 	var resp *sessionResponse
 	err = a.tx(ctx, func(tx pgx.Tx) error {
 		now := a.now()
+		// The code is checked before the address, as the trigger would for a
+		// new one: without a usable code a registered address gets the same
+		// invalid_invite_code, not user_already_exists (issue #26 item 4).
+		if err := a.checkInvite(ctx, tx, p.Data); err != nil {
+			return err
+		}
 		if err := a.inviteRule(ctx, tx); err != nil {
 			return err
 		}

@@ -18,7 +18,7 @@ import (
 )
 
 // This file and the *_store.go files beside it hold every SQL statement of
-// the package (the rate limiter, ratelimit.go, keeps its own buckets). Each
+// the package (TestSQLLivesInStoreFiles holds the rest to it). Each
 // function takes a dbtx so it runs on the pool or inside a transaction
 // alike, and each returns errors already passed through translate: callers
 // see errNotFound, an *apierr.Error for the failures a client caused, or a

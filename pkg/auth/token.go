@@ -35,6 +35,9 @@ func (a *API) token(c *echo.Context) error {
 	}
 	grantType := c.QueryParam("grant_type")
 	if err := a.tokenLimit.check(c.Request().Context(), c.RealIP()); err != nil {
+		if isTooMany(err) {
+			a.logLimit(c.Request().Context(), "token", err)
+		}
 		a.observe(grantType, outcome(err))
 		return err
 	}

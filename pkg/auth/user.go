@@ -99,7 +99,7 @@ type userUpdateParams struct {
 // SECURITY_UPDATE_PASSWORD_REQUIRE_REAUTHENTICATION, a session older than a
 // day must bring the nonce of GET /reauthenticate.
 func (a *API) updateUser(c *echo.Context) error {
-	if err := a.updateLimit.check(c.Request().Context(), c.RealIP()); err != nil {
+	if err := a.limitIP(c.Request().Context(), a.updateLimit, "user_update", c.RealIP()); err != nil {
 		return err
 	}
 	p, err := a.authenticate(c)
@@ -152,6 +152,12 @@ func (a *API) updateUser(c *echo.Context) error {
 	})
 	if err != nil && newEmail != "" {
 		a.mailUnused(ctx)
+	}
+	var refused *apierr.Error
+	if errors.As(err, &refused) && refused.Code == codeReauthNotValid {
+		// A wrong nonce counts against the one mailed, as a wrong emailed
+		// code does on /verify (issue #26 item 5).
+		a.otpFailed(ctx, p.user.Email, []string{ottReauthentication})
 	}
 	if errors.Is(err, errNotFound) {
 		return errUserGone()

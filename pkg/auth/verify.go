@@ -46,7 +46,7 @@ func (a *API) verifyGet(c *echo.Context) error {
 		return badRequest(codeValidationFailed, "Verify requires a token or a token hash")
 	}
 	ctx := c.Request().Context()
-	if err := a.verifyLimit.check(ctx, c.RealIP()); err != nil {
+	if err := a.limitIP(ctx, a.verifyLimit, "verify", c.RealIP()); err != nil {
 		return err
 	}
 	target := a.referrer(c, "")
@@ -139,7 +139,7 @@ func (a *API) verifyPost(c *echo.Context) error {
 		hash = storedHash(strings.TrimPrefix(hash, pkcePrefix))
 	case p.Phone != "" && p.Email == "":
 		// The phone provider is off: no user has a phone to verify.
-		if err := a.verifyLimit.check(c.Request().Context(), c.RealIP()); err != nil {
+		if err := a.limitIP(c.Request().Context(), a.verifyLimit, "verify", c.RealIP()); err != nil {
 			return err
 		}
 		return forbidden(codeOTPExpired, msgTokenInvalid)
@@ -153,7 +153,7 @@ func (a *API) verifyPost(c *echo.Context) error {
 		return badRequest(codeValidationFailed, "Only an email address or phone number should be provided on verify")
 	}
 	ctx := c.Request().Context()
-	if err := a.verifyLimit.check(ctx, c.RealIP()); err != nil {
+	if err := a.limitIP(ctx, a.verifyLimit, "verify", c.RealIP()); err != nil {
 		return err
 	}
 	res, err := a.redeem(ctx, p.Type, hash, relatesTo, clientOf(c), false)

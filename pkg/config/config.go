@@ -95,7 +95,7 @@ type Config struct {
 	CORSAllowedOrigins []string
 
 	// Mail (account recovery), under GoTrue's names. Without SMTPHost and
-	// without MailDevInbox, recovery mail is off.
+	// without MailDevInbox, mail is off (the flows run, nothing is sent).
 	SMTPHost       string
 	SMTPPort       int
 	SMTPUser       string

@@ -6,8 +6,9 @@ import "time"
 var mailerGroup = group{
 	title: "Mailer",
 	doc: "The auth mails (recovery, magic links and codes, confirmations, invites, email change, reauthentication), " +
-		"under GoTrue's names. Without `SMTP_HOST` and without `MAIL_DEV_INBOX`, `/recover` answers but sends nothing " +
-		"and the other mail endpoints answer 500 \"mail is not configured\".",
+		"under GoTrue's names. Without `SMTP_HOST` and without `MAIL_DEV_INBOX` mail is off: start-up says so, and the " +
+		"mailing endpoints answer as GoTrue does with its no-op mailer (the flow runs, nothing is sent; " +
+		"`MAILER_AUTOCONFIRM=false` is refused, since no one could confirm).",
 	settings: []setting{
 		text("SMTP_HOST", "", func(c *Config) *string { return &c.SMTPHost },
 			"Mail server. Port 465 means implicit TLS, others STARTTLS when offered."),

@@ -11,8 +11,8 @@ type Security struct {
 	// RateLimitOTPAddress caps the same endpoints per email address,
 	// whoever asks.
 	RateLimitOTPAddress RateLimit
-	// OTPMaxAttempts is how many wrong codes an emailed one-time code
-	// survives; the next wrong one deletes it.
+	// OTPMaxAttempts is how many wrong codes typed for an address delete
+	// the one-time code mailed there (the last of them deletes it).
 	OTPMaxAttempts int
 	// MFAMaxFailures wrong TOTP codes in a row lock the factor for
 	// MFALockout.
@@ -40,7 +40,8 @@ var securityGroup = group{
 		allAtOnce("RATE_LIMIT_OTP_ADDRESS_PER_HOUR", 10, time.Hour, func(c *Config) *RateLimit { return &c.Security.RateLimitOTPAddress },
 			"Requests per hour per email address to the same endpoints, from any IP."),
 		integer("OTP_MAX_ATTEMPTS", 5, func(c *Config) *int { return &c.Security.OTPMaxAttempts },
-			"Wrong codes an emailed one-time code survives; the next wrong one deletes it."),
+			"Wrong codes typed for an address that delete the one-time code mailed there (the default: the fifth wrong "+
+				"code deletes it, so four leave it working)."),
 		integer("MFA_MAX_FAILURES", 5, func(c *Config) *int { return &c.Security.MFAMaxFailures },
 			"Wrong TOTP codes in a row that lock the factor."),
 		duration("MFA_LOCKOUT", 5*time.Minute, func(c *Config) *time.Duration { return &c.Security.MFALockout },

@@ -3,6 +3,7 @@ package mail
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"mime/quotedprintable"
 	"net"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	gomail "github.com/wneessen/go-mail"
 
 	"github.com/labelbase/labelbase/pkg/config/configtest"
 )
@@ -181,5 +184,60 @@ func TestSMTPLogsInToALoopbackRelayWithoutTLS(t *testing.T) {
 	// error says what to set.
 	if isLoopback("mail.example.com") || !isLoopback("localhost") || !isLoopback("::1") {
 		t.Error("isLoopback")
+	}
+}
+
+// The issue's case by name: SMTP_HOST=localhost with a username works
+// against a relay that offers PLAIN without TLS (issue #26 item 8).
+func TestSMTPLogsInToLocalhostByName(t *testing.T) {
+	sink := startSMTPSink(t, true)
+	port := sink.ln.Addr().(*net.TCPAddr).Port
+	s, err := NewSMTP(configtest.New(t, map[string]string{"SMTP_HOST": "localhost", "SMTP_PORT": strconv.Itoa(port),
+		"SMTP_ADMIN_EMAIL": "noreply@labelbase.test", "SMTP_USER": "relay", "SMTP_PASS": "secret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Send(context.Background(), Message{To: "m@example.com", Subject: "x", Text: "y"}); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if conv := <-sink.done; !strings.Contains(conv, "AUTH PLAIN") {
+		t.Fatalf("conversation:\n%s", conv)
+	}
+}
+
+// A server that is not on loopback and offers only PLAIN/LOGIN without TLS
+// gets no password; the error says what to set instead of go-mail's bare
+// "autodiscover" one (issue #26 item 8).
+func TestSMTPRemoteWithoutTLSSaysWhatToSet(t *testing.T) {
+	var ip string
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil && !n.IP.IsLoopback() {
+			ip = n.IP.String()
+			break
+		}
+	}
+	if ip == "" {
+		t.Skip("no non-loopback IPv4 address on this machine")
+	}
+	ln, err := net.Listen("tcp", ip+":0")
+	if err != nil {
+		t.Skipf("listen on %s: %v", ip, err)
+	}
+	sink := &smtpSink{ln: ln, done: make(chan string, 1), auth: true}
+	t.Cleanup(func() { ln.Close() })
+	go sink.serve()
+	s, err := NewSMTP(configtest.New(t, map[string]string{"SMTP_HOST": ip, "SMTP_PORT": strconv.Itoa(ln.Addr().(*net.TCPAddr).Port),
+		"SMTP_ADMIN_EMAIL": "noreply@labelbase.test", "SMTP_USER": "relay", "SMTP_PASS": "secret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Send(context.Background(), Message{To: "m@example.com", Subject: "x", Text: "y"})
+	if err == nil || !strings.Contains(err.Error(), "SMTP_PORT=465") || !strings.Contains(err.Error(), "SMTP_USER") {
+		t.Fatalf("send: %v", err)
+	}
+	// go-mail refuses before it sends AUTH: no password left the client.
+	if !errors.Is(err, gomail.ErrNoSupportedAuthDiscovered) {
+		t.Errorf("not the refusal before AUTH: %v", err)
 	}
 }

@@ -63,7 +63,8 @@ func New() *Metrics {
 	})
 	m.auth = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "labelbase_auth_events_total",
-		Help: "Outcomes of /auth/v1/token by grant (password, refresh_token, pkce) and outcome (ok, failed, reuse_detected, rate_limited).",
+		Help: "Outcomes of /auth/v1/token by grant (password, refresh_token, pkce) and outcome (ok, failed, reuse_detected, rate_limited, error); " +
+			"other auth limits that refuse a request count as grant=<limit> (signup, verify, user_update, mfa_challenge, mfa_verify, mfa_factor, mail_ip, mail_address, mail_budget), outcome=rate_limited.",
 	}, []string{"grant", "outcome"})
 	m.crawls = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "labelbase_crawl_runs_total",

@@ -37,7 +37,11 @@ type Options struct {
 	Port int
 	// Fast trades durability for speed (fsync off): for throwaway clusters.
 	Fast bool
-	Log  *slog.Logger
+	// WALLevel is the server's wal_level; empty means "logical", which
+	// postgres_changes needs. Tests set a lower level to check how the
+	// gateway behaves on a database that cannot decode its WAL.
+	WALLevel string
+	Log      *slog.Logger
 }
 
 // Cluster is a running server.
@@ -47,6 +51,7 @@ type Cluster struct {
 	port     int
 	password string
 	runAs    *syscall.Credential
+	walLevel string
 	log      *slog.Logger
 }
 
@@ -70,7 +75,10 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{dir: dir, binDir: binDir, log: log}
+	c := &Cluster{dir: dir, binDir: binDir, walLevel: opts.WALLevel, log: log}
+	if c.walLevel == "" {
+		c.walLevel = "logical"
+	}
 	if os.Geteuid() == 0 {
 		if c.runAs, err = serverUser(); err != nil {
 			return nil, err
@@ -188,7 +196,7 @@ func (c *Cluster) start(ctx context.Context, fast bool) error {
 		"-c", "max_connections=200",
 		// Realtime's postgres_changes decodes the WAL (pgoutput); the
 		// default "replica" level does not carry what logical decoding needs.
-		"-c", "wal_level=logical",
+		"-c", "wal_level=" + c.walLevel,
 	}
 	if fast {
 		opts = append(opts, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")

@@ -18,7 +18,7 @@ func (c *Cluster) StartReplica(ctx context.Context, dir string) (*Cluster, error
 	if err != nil {
 		return nil, fmt.Errorf("pgcluster: %w", err)
 	}
-	r := &Cluster{dir: dir, binDir: c.binDir, password: c.password, runAs: c.runAs, log: c.log}
+	r := &Cluster{dir: dir, binDir: c.binDir, password: c.password, runAs: c.runAs, walLevel: c.walLevel, log: c.log}
 	if err := r.prepareDir(); err != nil {
 		return nil, err
 	}

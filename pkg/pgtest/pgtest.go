@@ -110,33 +110,72 @@ func New(t testing.TB) *DB {
 	if templateErr != nil {
 		t.Fatalf("pgtest: template: %v", templateErr)
 	}
-	return create(t, templateName)
+	return create(t, ServerURL(t), templateName)
 }
 
 // NewEmpty returns a fresh database with no migrations applied.
 func NewEmpty(t testing.TB) *DB {
 	t.Helper()
-	return create(t, "template0")
+	return create(t, ServerURL(t), "template0")
 }
 
-func create(t testing.TB, template string) *DB {
+// NewOnOwnServer returns a fresh, fully migrated database on a throwaway
+// server of its own, started with wal_level=walLevel and stopped at
+// cleanup. It is for what the shared server cannot show, such as a
+// gateway on a database whose wal_level is below logical; it costs a
+// server start and a migration, so use it sparingly.
+func NewOnOwnServer(t testing.TB, walLevel string) *DB {
+	t.Helper()
+	// Named like Main's directory, so that a killed test's server is
+	// reaped by the next run.
+	dir, err := os.MkdirTemp("", "labelbase-pgtest-")
+	if err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	if err := pgcluster.ClaimDir(dir); err != nil {
+		t.Fatalf("pgtest: %v", err)
+	}
+	if err := os.Chmod(dir, 0o711); err != nil { // as root, the server's user must enter it
+		t.Fatalf("pgtest: %v", err)
+	}
+	c, err := pgcluster.Start(context.Background(), pgcluster.Options{Dir: filepath.Join(dir, "pg"), Fast: true, WALLevel: walLevel})
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		t.Fatalf("pgtest: starting a server with wal_level=%s: %v", walLevel, err)
+	}
+	// Registered first, so it runs after the database's own cleanup.
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Errorf("pgtest: %v", err)
+		}
+		_ = os.RemoveAll(dir)
+	})
+	server := c.URL("postgres")
+	template, err := ensureTemplate(server)
+	if err != nil {
+		t.Fatalf("pgtest: template: %v", err)
+	}
+	return create(t, server, template)
+}
+
+func create(t testing.TB, server, template string) *DB {
 	t.Helper()
 	ctx := context.Background()
 	name := "lbtest_" + randomHex(8)
-	admin := connect(t, ServerURL(t))
+	admin := connect(t, server)
 	defer admin.Close(ctx)
 	if _, err := admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s",
 		pgx.Identifier{name}.Sanitize(), pgx.Identifier{template}.Sanitize())); err != nil {
 		t.Fatalf("pgtest: create database: %v", err)
 	}
-	u := withDatabase(ServerURL(t), name)
+	u := withDatabase(server, name)
 	pool, err := pgxpool.New(ctx, u)
 	if err != nil {
 		t.Fatalf("pgtest: %v", err)
 	}
 	t.Cleanup(func() {
 		pool.Close()
-		admin := connect(t, ServerURL(t))
+		admin := connect(t, server)
 		defer admin.Close(ctx)
 		if _, err := admin.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{name}.Sanitize())); err != nil {
 			t.Errorf("pgtest: drop database: %v", err)

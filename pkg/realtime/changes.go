@@ -78,7 +78,10 @@ func (s *Service) prepareChanges(ctx context.Context, ch *channel, raw []json.Ra
 	ctx, cancel := context.WithTimeout(ctx, dbTimeout)
 	defer cancel()
 	if err := s.changes.Ready(ctx); err != nil {
-		return nil, "RealtimeDisabledForConfiguration: postgres_changes is not available: " + err.Error()
+		// Ready's errors are written for clients and say what is missing
+		// (pgchanges: "postgres_changes is not available: the database
+		// runs with wal_level=replica and needs wal_level=logical …").
+		return nil, "RealtimeDisabledForConfiguration: " + err.Error()
 	}
 	b := &changeBinding{}
 	for _, r := range raw {

@@ -32,16 +32,19 @@ type Message struct {
 	Topic   string
 	Event   string
 	Payload json.RawMessage
-	// Bin is set on a broadcast whose payload is bytes, not JSON: decoded
-	// from a binary push, or to be sent as a binary frame. Payload is then
-	// unused on the way out.
+	// Bin is a user broadcast in the form of the 2.0.0 binary frames:
+	// decoded from a binary push whose payload is bytes, or to be sent as
+	// a kind 4 frame. On the way out a JSON one (Bin.JSON) goes to 2.0.0
+	// clients as a binary frame and to 1.0.0 clients as Payload.
 	Bin *BinaryPayload
 }
 
-// BinaryPayload is a broadcast whose user payload is raw bytes.
+// BinaryPayload is a user broadcast: its event and its payload, raw bytes
+// or (JSON set) the JSON text of the user's payload.
 type BinaryPayload struct {
 	Event string
 	Data  []byte
+	JSON  bool
 }
 
 // Frame is an encoded message: a text frame, or a binary one.
@@ -176,14 +179,19 @@ func decodeBinaryPush(b []byte) (Message, error) {
 	return m, nil
 }
 
-// Encode writes m for a client speaking vsn. A binary broadcast cannot be
-// written to a 1.0.0 client (ok false), as on Supabase.
+// Encode writes m for a client speaking vsn. A user broadcast (Bin) goes
+// to a 2.0.0 client as a binary frame of kind 4, as Supabase's
+// V2Serializer sends every user broadcast, JSON ones included; to a 1.0.0
+// client a JSON one is the text Payload, and one of bytes cannot be
+// written at all (ok false), as on Supabase.
 func Encode(vsn string, m Message) (Frame, bool) {
 	if m.Bin != nil {
-		if vsn != VSN2 {
+		if vsn == VSN2 {
+			return Frame{Binary: true, Data: encodeBinaryBroadcast(m.Topic, m.Bin)}, true
+		}
+		if !m.Bin.JSON {
 			return Frame{}, false
 		}
-		return Frame{Binary: true, Data: encodeBinaryBroadcast(m.Topic, m.Bin)}, true
 	}
 	payload := payloadOrEmpty(m.Payload)
 	if vsn == VSN1 {
@@ -201,13 +209,18 @@ func Encode(vsn string, m Message) (Frame, bool) {
 }
 
 // encodeBinaryBroadcast writes kind 4: kind, the lengths of topic, user
-// event and metadata (none), the payload encoding; the strings; the bytes.
+// event and metadata (none), the payload encoding; the strings; the
+// payload (bytes, or the user's JSON).
 // Names longer than 255 bytes cannot be framed; they are cut, which only a
 // client that could not have sent them would notice.
 func encodeBinaryBroadcast(topic string, p *BinaryPayload) []byte {
 	topic, event := cut255(topic), cut255(p.Event)
 	out := make([]byte, 0, 5+len(topic)+len(event)+len(p.Data))
-	out = append(out, kindUserBroadcast, byte(len(topic)), byte(len(event)), 0, encodingBinary)
+	enc := byte(encodingBinary)
+	if p.JSON {
+		enc = encodingJSON
+	}
+	out = append(out, kindUserBroadcast, byte(len(topic)), byte(len(event)), 0, enc)
 	out = append(out, topic...)
 	out = append(out, event...)
 	return append(out, p.Data...)

@@ -127,4 +127,17 @@ func TestEncode(t *testing.T) {
 	if _, ok := Encode(VSN1, bin); ok {
 		t.Fatal("a binary broadcast was encoded for a 1.0.0 client")
 	}
+	// A JSON user broadcast: kind 4 with encoding 1 for 2.0.0 (Supabase's
+	// V2Serializer.fastlane! of a UserBroadcast), the text form for 1.0.0.
+	js := Message{Topic: "realtime:r", Event: "broadcast", Payload: json.RawMessage(`{"type":"broadcast","event":"ev","payload":{"a":1}}`),
+		Bin: &BinaryPayload{Event: "ev", Data: []byte(`{"a":1}`), JSON: true}}
+	f, ok = Encode(VSN2, js)
+	want = append([]byte{4, 10, 2, 0, 1}, `realtime:rev{"a":1}`...)
+	if !ok || !f.Binary || !bytes.Equal(f.Data, want) {
+		t.Fatalf("JSON broadcast for 2.0.0: % x, want % x", f.Data, want)
+	}
+	f, ok = Encode(VSN1, js)
+	if want := `{"join_ref":null,"ref":null,"topic":"realtime:r","event":"broadcast","payload":{"type":"broadcast","event":"ev","payload":{"a":1}}}`; !ok || f.Binary || string(f.Data) != want {
+		t.Fatalf("JSON broadcast for 1.0.0: %s", f.Data)
+	}
 }

@@ -204,17 +204,28 @@ func (c *client) read(timeout time.Duration) (got, error) {
 
 var errTimeout = errors.New("timed out")
 
-// decodeServerBinary reads kind 4 as realtime-js does.
+// decodeServerBinary reads kind 4 as realtime-js does: a JSON payload
+// becomes the text form's {type, event, payload}, bytes stay in Bin.
 func decodeServerBinary(b []byte) (Message, error) {
-	if len(b) < 5 || b[0] != kindUserBroadcast || b[4] != encodingBinary {
-		return Message{}, fmt.Errorf("not a binary user broadcast: % x", b[:min(len(b), 8)])
+	if len(b) < 5 || b[0] != kindUserBroadcast || (b[4] != encodingBinary && b[4] != encodingJSON) {
+		return Message{}, fmt.Errorf("not a user broadcast: % x", b[:min(len(b), 8)])
 	}
 	tl, el, ml := int(b[1]), int(b[2]), int(b[3])
 	off := 5
+	if off+tl+el+ml > len(b) {
+		return Message{}, fmt.Errorf("user broadcast shorter than its header: % x", b)
+	}
 	topic := string(b[off : off+tl])
 	off += tl
 	event := string(b[off : off+el])
 	off += el + ml
+	if b[4] == encodingJSON {
+		if !json.Valid(b[off:]) {
+			return Message{}, fmt.Errorf("user broadcast with invalid JSON: %q", b[off:])
+		}
+		p, _ := json.Marshal(map[string]any{"type": "broadcast", "event": event, "payload": json.RawMessage(b[off:])})
+		return Message{Topic: topic, Event: "broadcast", Payload: p}, nil
+	}
 	return Message{Topic: topic, Event: "broadcast", Bin: &BinaryPayload{Event: event, Data: b[off:]}}, nil
 }
 

@@ -102,11 +102,13 @@ func (s *Service) onBus(payload []byte) {
 		if env.Binary != nil {
 			msg.Bin = &BinaryPayload{Event: env.Event, Data: env.Binary}
 		} else {
+			user := payloadOrEmpty(env.Payload)
+			msg.Bin = &BinaryPayload{Event: env.Event, Data: user, JSON: true}
 			msg.Payload, _ = json.Marshal(struct {
 				Type    string          `json:"type"`
 				Event   string          `json:"event"`
 				Payload json.RawMessage `json:"payload"`
-			}{"broadcast", env.Event, payloadOrEmpty(env.Payload)})
+			}{"broadcast", env.Event, user})
 		}
 	case "presence_diff":
 		msg.Event = "presence_diff"

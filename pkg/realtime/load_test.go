@@ -95,20 +95,24 @@ func measure(t *testing.T, db *pgtest.DB, socks []*websocket.Conn, topic string,
 			defer wg.Done()
 			for got := 0; got < rounds; {
 				rctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-				_, data, err := ws.Read(rctx)
+				typ, data, err := ws.Read(rctx)
 				cancel()
 				if err != nil {
 					return
 				}
 				now := time.Now()
-				var m []json.RawMessage
-				if json.Unmarshal(data, &m) != nil || len(m) != 5 || string(m[3]) != `"broadcast"` || string(m[2]) != `"realtime:`+topic+`"` {
+				// Broadcasts reach 2.0.0 clients as binary frames (kind 4).
+				if typ != websocket.MessageBinary {
+					continue
+				}
+				m, err := decodeServerBinary(data)
+				if err != nil || m.Topic != "realtime:"+topic {
 					continue
 				}
 				var p struct {
 					Payload struct{ Seq int } `json:"payload"`
 				}
-				_ = json.Unmarshal(m[4], &p)
+				_ = json.Unmarshal(m.Payload, &p)
 				mu.Lock()
 				lat = append(lat, now.Sub(sent[p.Payload.Seq]))
 				mu.Unlock()

@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,7 +36,8 @@ func (c *conn) presenceEvent(ctx context.Context, ch *channel, m Message) {
 		c.replyError(m, "Unauthorized: You do not have permissions to track presence on this Channel topic: "+ch.sub)
 		return
 	}
-	switch p.Event {
+	// Supabase's PresenceHandler lower-cases the event: "TRACK" tracks.
+	switch strings.ToLower(p.Event) {
 	case "track":
 		var meta map[string]json.RawMessage
 		if err := json.Unmarshal(p.Payload, &meta); err != nil || meta == nil {

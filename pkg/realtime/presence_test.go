@@ -111,7 +111,12 @@ func TestPresenceUntrackAndLeave(t *testing.T) {
 	watcher.expect("join", 5*time.Second, func(g got) bool { return g.Event == "presence_diff" })
 	c.push(jr, topic, "presence", map[string]any{"type": "presence", "event": "untrack"})
 	watcher.expect("leave on untrack", 5*time.Second, leaveOf("k1"))
-	c.push(jr, topic, "presence", map[string]any{"type": "presence", "event": "track", "payload": map[string]any{"n": 2}})
+	// Supabase reads the presence event case-insensitively (its own
+	// tests send "TRACK").
+	ref = c.push(jr, topic, "presence", map[string]any{"type": "presence", "event": "TRACK", "payload": map[string]any{"n": 2}})
+	if st, r := c.reply(ref); st != "ok" {
+		t.Fatalf("TRACK: %s %s", st, r)
+	}
 	watcher.expect("join again", 5*time.Second, func(g got) bool { return g.Event == "presence_diff" })
 	_ = c.ws.CloseNow()
 	watcher.expect("leave on disconnect", 5*time.Second, leaveOf("k1"))

@@ -46,7 +46,11 @@ func TestPrivateChannels(t *testing.T) {
 	if _, err := db.Pool.Exec(context.Background(), roomPolicies); err != nil {
 		t.Fatal(err)
 	}
-	// The refusal was cached for this token; a new token asks again.
+	// The refusal is cached per (topic, token): the same token is refused
+	// without asking again; a new token asks again.
+	if got := c.joinErr("realtime:room-1", private(reader)); !strings.HasPrefix(got, "Unauthorized:") {
+		t.Fatalf("the same token after the policies changed (cached refusal): %q", got)
+	}
 	reader = memberToken(t, true, false, 2*time.Hour)
 	if got := c.joinErr("realtime:room-1", private(memberToken(t, false, false, time.Hour))); !strings.HasPrefix(got, "Unauthorized:") {
 		t.Fatalf("non-member: %q", got)
@@ -84,6 +88,22 @@ func TestPrivateChannels(t *testing.T) {
 		t.Fatalf("HTTP private send as writer: %d %s", st, body)
 	}
 	w.expect("writer gets the HTTP send", 5*time.Second, isBroadcast("h"))
+
+	// Decisions are cached per (topic, token) until the token changes, so
+	// joins do not probe the database each time: with the read policy
+	// gone, the decided token still joins room-1, while the same token on
+	// another room and a new token are asked afresh and refused.
+	if _, err := db.Pool.Exec(context.Background(), `DROP POLICY "members read" ON realtime.messages`); err != nil {
+		t.Fatal(err)
+	}
+	again := dial(t, g, VSN2)
+	again.join("realtime:room-1", private(reader))
+	if got := again.joinErr("realtime:room-2", private(reader)); !strings.HasPrefix(got, "Unauthorized:") {
+		t.Fatalf("same token, another topic, no policy: %q", got)
+	}
+	if got := again.joinErr("realtime:room-1", private(memberToken(t, true, false, 3*time.Hour))); !strings.HasPrefix(got, "Unauthorized:") {
+		t.Fatalf("a new token, no policy: %q", got)
+	}
 }
 
 func httpBroadcast(t *testing.T, g *gw, topic, event, query, bearer, ctype, body string) (int, string) {

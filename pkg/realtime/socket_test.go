@@ -81,6 +81,11 @@ func TestBroadcastAcrossGateways(t *testing.T) {
 		if !strings.Contains(string(m.Payload), `"from":"b"`) {
 			t.Fatalf("payload %s", m.Payload)
 		}
+		// 2.0.0 receives user broadcasts as binary frames (kind 4, JSON
+		// encoding), as from Supabase; 1.0.0 as text.
+		if m.binary != (c.vsn == VSN2) {
+			t.Fatalf("vsn %s: broadcast arrived binary=%v", c.vsn, m.binary)
+		}
 	}
 	onB.write(Frame{Binary: true, Data: userBroadcastPush(jr, "51", topic, "bytes", "", encodingBinary, []byte{1, 2, 3})})
 	m := onA.expect("binary broadcast", 5*time.Second, isBroadcast("bytes"))
@@ -123,9 +128,12 @@ func TestJoinErrors(t *testing.T) {
 	}
 	// A custom JWT with a non-UUID sub, no aud and a foreign issuer joins a
 	// public channel.
-	custom := userToken(t, "not-a-uuid", "authenticated", time.Hour)
+	// The second is supabase-js's own integration test's token.
+	custom := signClaims(t, map[string]any{"sub": "not-a-uuid", "role": "authenticated", "iss": "https://issuer.example",
+		"exp": time.Now().Add(time.Hour).Unix()})
 	c.join("realtime:one", map[string]any{"access_token": custom, "config": map[string]any{}})
-	c.join("realtime:two", cfg(nil, nil))
+	demo := signClaims(t, map[string]any{"sub": "1234567890", "role": "anon", "iss": "supabase-demo", "exp": time.Now().Add(time.Hour).Unix()})
+	c.join("realtime:two", map[string]any{"access_token": demo, "config": map[string]any{}})
 	if got := c.joinErr("realtime:three", cfg(nil, nil)); got != "ChannelRateLimitReached: Too many channels" {
 		t.Fatalf("third channel: %q", got)
 	}

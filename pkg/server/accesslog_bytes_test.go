@@ -9,7 +9,7 @@ import (
 
 	"github.com/labstack/echo/v5"
 
-	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -17,9 +17,7 @@ import (
 // item 8: it said bytes=0).
 func TestAccessLogCountsErrorBodies(t *testing.T) {
 	t.Parallel()
-	cfg, _ := config.Load(func(k string) string {
-		return map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": "0123456789abcdef0123456789abcdef"}[k]
-	})
+	cfg := configtest.New(t, nil)
 	var buf strings.Builder
 	log := slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil))
 	e := server.New(server.Deps{Config: cfg, Log: log, REST: func(g *echo.Group) {}})

@@ -102,11 +102,14 @@ func readField(p *multipart.Part, b *uploadBody) error {
 		if s != "" {
 			b.cacheControl = "max-age=" + s
 		}
-	case "metadata":
+	case "metadata", "userMetadata":
+		// Upstream reads metadata, else userMetadata (older clients).
 		if !isJSONObject(v) {
-			return errInvalid("metadata must be a JSON object")
+			return errInvalid(p.FormName() + " must be a JSON object")
 		}
-		b.userMeta = v
+		if p.FormName() == "metadata" || b.userMeta == nil {
+			b.userMeta = v
+		}
 	case "contentType":
 		b.mimetype = strings.TrimSpace(string(v))
 	}

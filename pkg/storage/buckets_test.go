@@ -75,6 +75,12 @@ func TestBucketRLSAndBadInput(t *testing.T) {
 	e.doJSON(http.MethodPost, "/bucket", e.service, map[string]any{"name": "x", "allowed_mime_types": []string{"nonsense"}}).wantErr(t, "400", "mime")
 	e.do(http.MethodPost, "/bucket", e.service, strings.NewReader("{not json")).wantErr(t, "400", "JSON")
 	e.do(http.MethodGet, "/bucket", "not-a-jwt", nil).wantErr(t, "403", "Invalid Compact JWS")
+	// storage-js's own suite: listBuckets() with no headers at all.
+	r := e.do(http.MethodGet, "/bucket", "", nil)
+	r.wantErr(t, "403", "Invalid Compact JWS")
+	if r.field(t, "message") != "Invalid Compact JWS" {
+		t.Fatalf("no headers: %s", r)
+	}
 }
 
 func TestKeysAndBadObjectInput(t *testing.T) {
@@ -116,6 +122,16 @@ func TestMultipartUpload(t *testing.T) {
 	}
 	info := e.do(http.MethodGet, "/object/info/public/public/form.png", "", nil)
 	if !strings.Contains(info.String(), `"metadata":{"k":"v"}`) {
+		t.Fatalf("info %s", info)
+	}
+	// Older clients send userMetadata; a contentType field wins over the
+	// part's own type, as upstream.
+	body = "--B\r\nContent-Disposition: form-data; name=\"userMetadata\"\r\n\r\n{\"old\":1}\r\n" +
+		"--B\r\nContent-Disposition: form-data; name=\"contentType\"\r\n\r\nimage/webp\r\n" +
+		"--B\r\nContent-Disposition: form-data; name=\"\"; filename=\"blob\"\r\nContent-Type: application/octet-stream\r\n\r\nRIFF\r\n--B--\r\n"
+	e.do(http.MethodPost, "/object/public/old.webp", e.service, strings.NewReader(body), "Content-Type", "multipart/form-data; boundary=B").wantOK(t)
+	info = e.do(http.MethodGet, "/object/info/public/public/old.webp", "", nil)
+	if !strings.Contains(info.String(), `"metadata":{"old":1}`) || !strings.Contains(info.String(), `"content_type":"image/webp"`) {
 		t.Fatalf("info %s", info)
 	}
 }

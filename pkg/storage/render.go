@@ -131,7 +131,8 @@ func (a *API) renderCached(ctx context.Context, o *object, t imgproc.Transform) 
 	case a.render.sem <- struct{}{}:
 		defer func() { <-a.render.sem }()
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		// The client left while waiting for a slot: its 499, not a fault.
+		return nil, pgErr("render", ctx.Err())
 	}
 	blob, err := a.be.Open(ctx, o.Version)
 	if errors.Is(err, backend.ErrNotFound) {

@@ -123,6 +123,24 @@ for (const vsn of ['1.0.0', '2.0.0']) {
       assert.match(String(err?.message), /Unauthorized: You do not have permissions to read from this Channel topic/)
     })
 
+    // The shape of supabase-js's own integration test ("Realtime with
+    // vsn"): a signed-up user's private channel with self and no ack, a
+    // wildcard listener, a 500 ms heartbeat.
+    test("supabase-js's own private broadcast: self without ack, wildcard listener", async () => {
+      const c = rtClient(vsn, { realtime: { heartbeatIntervalMs: 500 } })
+      await signUpNewUser({ client: c })
+      const got = waiter()
+      const ch = c
+        .channel(`contract-private-channel-${randomUUID()}`, { config: { broadcast: { self: true }, private: true } })
+        .on('broadcast', { event: '*' }, (m) => got.push(m))
+      assert.equal((await subscribe(ch)).status, 'SUBSCRIBED')
+      await ch.send({ type: 'broadcast', event: 'test-event', payload: { message: 'test' } })
+      const m = await got.next(undefined, 'own broadcast')
+      assert.equal(m.event, 'test-event')
+      assert.deepEqual(m.payload, { message: 'test' })
+      assert.equal(c.realtime.getChannels().length, 1)
+    })
+
     test('httpSend delivers to a public and a private channel', async () => {
       const topic = `contract-private-${randomUUID()}`
       const { client: user } = await signUpNewUser({ client: rtClient(vsn) })

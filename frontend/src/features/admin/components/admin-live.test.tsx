@@ -4,6 +4,7 @@ import { LIVE_TOPICS } from '@/config/constants'
 import { apiServer, rpc, setupApiServer } from '@/testing/api-server'
 import { fakeLive } from '@/testing/live'
 import { renderPage } from '@/testing/render-page'
+import { adminMessages } from '../messages'
 import { AdminPage } from './admin-page'
 import { formatBytes } from './storage-panel'
 
@@ -40,6 +41,40 @@ describe('Admin console, live', () => {
     expect(loads).toBe(2)
     view.unmount()
     expect(fakeLive.listening(LIVE_TOPICS.admin, 'changed')).toBe(0)
+  })
+
+  it('reloads the crawl view when a crawl run starts or ends', async () => {
+    let loads = 0
+    const run = (id: number) => ({
+      id,
+      started_at: '2026-11-26T03:00:00Z',
+      finished_at: null,
+      status: 'running',
+      stop_reason: null,
+      labels_checked: 0,
+      labels_valid: 0,
+      labels_invalid: 0,
+      labels_retried: 0,
+      releases_added: id,
+      releases_updated: 0,
+      network_failures: 0,
+      parse_failures: 0,
+      error: null,
+    })
+    apiServer.use(
+      rpc('admin_crawl_status', () => ({ next_pass_at: null, open_requests: 0, running: loads > 1, last_succeeded_at: null })),
+      rpc('admin_crawl_runs', () => (++loads === 1 ? [] : [run(41)])),
+      rpc('admin_label_failures', () => []),
+    )
+    renderPage(<AdminPage />, '/admin?tab=crawls')
+    expect(await screen.findByText(adminMessages.empty.runs)).toBeTruthy()
+    await waitFor(() => expect(fakeLive.listening(LIVE_TOPICS.admin, 'changed')).toBe(1))
+
+    fakeLive.emit(LIVE_TOPICS.admin, 'changed', { view: 'queue' })
+    expect(loads).toBe(1)
+    fakeLive.emit(LIVE_TOPICS.admin, 'changed', { view: 'crawls' })
+    await waitFor(() => expect(screen.queryByText(adminMessages.empty.runs)).toBeNull())
+    expect(loads).toBe(2)
   })
 
   it('shows storage use per bucket', async () => {
