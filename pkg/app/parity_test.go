@@ -55,15 +55,22 @@ func TestParitySuites(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".test.mjs"), func(t *testing.T) {
-			runParityFile(t, f, string(schemaSQL), string(postgisSQL))
+			runParityFile(t, f, string(schemaSQL), string(postgisSQL), nil)
 		})
 	}
 }
 
-func runParityFile(t *testing.T, file, schemaSQL, postgisSQL string) {
+// runParityFile runs one parity file on a fresh database: pgtest's, or
+// the one on returns with settings laid over the suite's (a pooler, say).
+func runParityFile(t *testing.T, file, schemaSQL, postgisSQL string, on func(*testing.T) (*pgtest.DB, map[string]string)) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	db := pgtest.New(t)
+	db, extra := (*pgtest.DB)(nil), map[string]string(nil)
+	if on != nil {
+		db, extra = on(t)
+	} else {
+		db = pgtest.New(t)
+	}
 	if _, err := db.Pool.Exec(ctx, schemaSQL); err != nil {
 		t.Fatalf("schema.sql: %v", err)
 	}
@@ -80,6 +87,9 @@ func runParityFile(t *testing.T, file, schemaSQL, postgisSQL string) {
 		"RATE_LIMIT_TOKEN_PER_HOUR": "100000",
 	}
 	for k, v := range paritySettings {
+		env[k] = v
+	}
+	for k, v := range extra {
 		env[k] = v
 	}
 	cfg := configtest.New(t, env)
