@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/ingest"
 )
 
@@ -46,14 +47,15 @@ func crawlCommand(ctx context.Context, cfg *config.Config, args []string, stdout
 	if !*once && !*history && cfg.CrawlDisabled {
 		return errors.New("crawl: CRAWL_DISABLED is set; use --once for a single pass")
 	}
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	pool, lockPool, err := crawlPools(ctx, cfg)
 	if err != nil {
-		return fmt.Errorf("crawl: %w", err)
+		return err
 	}
 	defer pool.Close()
-	if err := pool.Ping(ctx); err != nil {
-		return fmt.Errorf("crawl: connecting to the database: %w", err)
+	if lockPool != nil {
+		defer lockPool.Close()
 	}
+	opts := ingest.Options{LockPool: lockPool}
 	switch {
 	case *history:
 		runs, err := ingest.History(ctx, pool, historySize)
@@ -63,11 +65,11 @@ func crawlCommand(ctx context.Context, cfg *config.Config, args []string, stdout
 		printHistory(stdout, runs)
 		return nil
 	case !*once:
-		ingest.NewScheduler(pool, cfg, log).Run(ctx)
+		ingest.NewScheduler(pool, cfg, log, opts).Run(ctx)
 		return nil
 	}
 	bar := newProgressBar(os.Stderr)
-	sum, err := ingest.RunOnce(ctx, pool, cfg, log, bar.step)
+	sum, err := ingest.RunOnce(ctx, pool, cfg, log, bar.step, opts)
 	bar.finish()
 	if sum.RunID != 0 {
 		fmt.Fprintf(stdout, "run %d\n", sum.RunID)
@@ -80,6 +82,30 @@ func crawlCommand(ctx context.Context, cfg *config.Config, args []string, stdout
 		return fmt.Errorf("crawl: %w", err)
 	}
 	return nil
+}
+
+// crawlPoolSize is the crawler's pool on DATABASE_URL (a pass runs its
+// statements one at a time).
+const crawlPoolSize = 4
+
+// crawlPools opens the crawler's pool on DATABASE_URL as the gateway opens
+// its own (exec mode with DB_PREPARED_STATEMENTS=false, for a transaction
+// pooler) and, with DATABASE_DIRECT_URL set, a pool there for the pass
+// lock: a session-level advisory lock, which a transaction pooler would
+// leave on whichever server connection took it.
+func crawlPools(ctx context.Context, cfg *config.Config) (pool, lockPool *pgxpool.Pool, err error) {
+	pool, err = db.OpenPool(ctx, cfg.DatabaseURL, crawlPoolSize, !cfg.DBPreparedStatements)
+	if err != nil {
+		return nil, nil, fmt.Errorf("crawl: connecting to the database: %w", err)
+	}
+	if cfg.Replicas.DirectURL == "" {
+		return pool, nil, nil
+	}
+	if lockPool, err = db.OpenPool(ctx, cfg.Replicas.DirectURL, 2, false); err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("crawl: connecting to DATABASE_DIRECT_URL: %w", err)
+	}
+	return pool, lockPool, nil
 }
 
 func printSummary(w io.Writer, s ingest.Summary) {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/labelbase/labelbase/pkg/config/configtest"
 	"github.com/labelbase/labelbase/pkg/ingest"
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
@@ -137,5 +139,49 @@ func TestPrintHistory(t *testing.T) {
 		"1   2026-03-01 03:00  1m30s     failed   3        0      0        3        0      0        0         0           -     " + strings.Repeat("é", 59) + "…\n"
 	if out.String() != want {
 		t.Errorf("history table:\n%s\nwant:\n%s", out.String(), want)
+	}
+}
+
+// Behind a transaction pooler (DB_PREPARED_STATEMENTS=false, exec mode)
+// `labelbase crawl --once` writes releases as well, and takes its pass
+// lock on DATABASE_DIRECT_URL.
+func TestRunCrawlOnceInExecMode(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.New(t)
+	fake := fakebandcamp.New(t)
+	user := pgtest.CreateUser(t, db.Pool, "crawl-exec@example.com", "correct horse")
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO public.labels_to_add (label_url, user_id) VALUES ($1, $2)`,
+		"https://northmoor.bandcamp.com", user); err != nil {
+		t.Fatal(err)
+	}
+	cfg := configtest.New(t, map[string]string{"DATABASE_URL": db.URL, "BANDCAMP_UPSTREAM": fake.URL,
+		"CRAWL_USER_AGENT": "LabelbaseTest/1.0 (+crawl command)", "CRAWL_REQUEST_INTERVAL": "0s",
+		"DB_PREPARED_STATEMENTS": "false",
+		// The direct URL differs from DATABASE_URL by a setting the test
+		// can see on the pool made from it.
+		"DATABASE_DIRECT_URL": db.URL + "&connect_timeout=7", "REST_DATABASE_URL": "postgres://authenticator@127.0.0.1:1/unused"})
+	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	pool, lockPool, err := crawlPools(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pool.Config().ConnConfig.DefaultQueryExecMode != pgx.QueryExecModeExec {
+		t.Errorf("the crawler's pool is in %v mode, want exec", pool.Config().ConnConfig.DefaultQueryExecMode)
+	}
+	if lockPool == nil || lockPool.Config().ConnConfig.ConnectTimeout != 7*time.Second {
+		t.Errorf("the pass lock's pool is not on DATABASE_DIRECT_URL")
+	}
+	pool.Close()
+	if lockPool != nil {
+		lockPool.Close()
+	}
+	var out strings.Builder
+	if err := crawlCommand(ctx, cfg, []string{"--once"}, &out, log); err != nil {
+		t.Fatalf("%v; printed %q", err, out.String())
+	}
+	var releases int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM public.releases`).Scan(&releases); err != nil || releases != 22 {
+		t.Fatalf("releases %d, %v; want northmoor's 22", releases, err)
 	}
 }

@@ -177,6 +177,13 @@ func execTypes(c *pgx.Conn) {
 	c.TypeMap().RegisterDefaultPgType([][16]byte{}, "_uuid")
 }
 
+// OpenPool is one pool of size on u, as the gateway's own pools are made:
+// in exec mode (DB_PREPARED_STATEMENTS=false) when exec is set. It pings u
+// before returning.
+func OpenPool(ctx context.Context, u string, size int, exec bool) (*pgxpool.Pool, error) {
+	return newPool(ctx, u, size, exec, nil)
+}
+
 func newPool(ctx context.Context, u string, size int, exec bool, afterConnect func(context.Context, *pgx.Conn) error) (*pgxpool.Pool, error) {
 	cfg, err := poolConfig(u, size, exec, afterConnect)
 	if err != nil {

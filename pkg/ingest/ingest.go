@@ -216,8 +216,12 @@ func New(pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, opts Options)
 }
 
 // RunOnce runs one pass with the production options; see Crawler.RunOnce.
-func RunOnce(ctx context.Context, pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, progress Progress) (Summary, error) {
-	c, err := New(pool, cfg, log, Options{})
+func RunOnce(ctx context.Context, pool *pgxpool.Pool, cfg *config.Config, log *slog.Logger, progress Progress, opts ...Options) (Summary, error) {
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	c, err := New(pool, cfg, log, o)
 	if err != nil {
 		return Summary{}, err
 	}

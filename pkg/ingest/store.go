@@ -261,6 +261,8 @@ func (s store) upsertReleases(ctx context.Context, labelID int64, rows []release
 	if err != nil {
 		return 0, 0, fmt.Errorf("ingest: encode releases: %w", err)
 	}
+	// Sent as text: in exec mode (DB_PREPARED_STATEMENTS=false, behind a
+	// pooler) a []byte would go as bytea hex, which ::jsonb refuses.
 	err = s.pool.QueryRow(ctx, `
 		WITH input AS (
 		  SELECT * FROM jsonb_to_recordset($2::jsonb) AS r(id bigint, title text, artist text, release_url text,
@@ -280,7 +282,7 @@ func (s store) upsertReleases(ctx context.Context, labelID int64, rows []release
 		         IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.artist, EXCLUDED.release_date, EXCLUDED.image_url, EXCLUDED.genres, EXCLUDED.rich)
 		  RETURNING xmax = 0 AS inserted)
 		SELECT count(*) FILTER (WHERE inserted), count(*) FILTER (WHERE NOT inserted) FROM written`,
-		labelID, data).Scan(&added, &updated)
+		labelID, string(data)).Scan(&added, &updated)
 	if err != nil {
 		return 0, 0, fmt.Errorf("ingest: write releases: %w", err)
 	}
