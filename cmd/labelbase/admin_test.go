@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"log/slog"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
@@ -96,5 +99,47 @@ func TestKeysNeedASecret(t *testing.T) {
 	out, err := runCLI(t, "postgres://x/y", "keys")
 	if err != nil || !strings.Contains(out, "ANON_KEY=ey") || !strings.Contains(out, "SERVICE_ROLE_KEY=ey") {
 		t.Fatalf("keys: %q, %v", out, err)
+	}
+}
+
+// With DB_PREPARED_STATEMENTS=false (DATABASE_URL a transaction pooler
+// that cannot keep prepared statements) the commands' pools are in exec
+// mode, as the gateway's are, and the commands work in it.
+func TestCommandsInExecMode(t *testing.T) {
+	db := pgtest.New(t)
+	t.Setenv("DB_PREPARED_STATEMENTS", "false")
+	t.Setenv("JWT_SECRET", "0123456789abcdef0123456789abcdef")
+	t.Setenv("DATABASE_URL", db.URL)
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	pool, err := openPool(ctx, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode := pool.Config().ConnConfig.DefaultQueryExecMode
+	pool.Close()
+	if mode != pgx.QueryExecModeExec {
+		t.Fatalf("openPool is in %v mode, want exec", mode)
+	}
+	u, err := newUserCLI(ctx, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mode = u.pool.Config().ConnConfig.DefaultQueryExecMode
+	u.pool.Close()
+	if mode != pgx.QueryExecModeExec {
+		t.Fatalf("the user commands' pool is in %v mode, want exec", mode)
+	}
+	if out, err := runCLI(t, db.URL, "invite", "create", "--uses", "2"); err != nil {
+		t.Fatalf("invite create: %q, %v", out, err)
+	}
+	if out, err := runCLI(t, db.URL, "user", "create", "exec@example.test", "--password", "exec password 1"); err != nil || !strings.Contains(out, "exec@example.test") {
+		t.Fatalf("user create: %q, %v", out, err)
+	}
+	if out, err := runCLI(t, db.URL, "user", "admin", "exec@example.test"); err != nil {
+		t.Fatalf("user admin: %q, %v", out, err)
+	}
+	if out, err := runCLI(t, db.URL, "user", "list"); err != nil || !strings.Contains(out, "exec@example.test") {
+		t.Fatalf("user list: %q, %v", out, err)
 	}
 }

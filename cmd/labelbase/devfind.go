@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/db"
 )
 
 // This file is the one way every command finds its server: the settings
@@ -162,18 +163,24 @@ func databaseURL(log *slog.Logger) (string, error) {
 	return u, noServerHint(err)
 }
 
-// openPool connects to databaseURL and checks that it answers.
+// cliPoolSize is a command's pool: its statements run one at a time.
+const cliPoolSize = 4
+
+// openPool connects to databaseURL and checks that it answers. With
+// DB_PREPARED_STATEMENTS=false (DATABASE_URL is a transaction pooler that
+// cannot keep prepared statements) the pool is in exec mode, as the
+// gateway's are.
 func openPool(ctx context.Context, log *slog.Logger) (*pgxpool.Pool, error) {
 	u, err := databaseURL(log)
 	if err != nil {
 		return nil, err
 	}
-	pool, err := pgxpool.New(ctx, u)
+	prepared, err := config.PreparedStatements(cliGetenv(log))
 	if err != nil {
 		return nil, err
 	}
-	if err := pool.Ping(ctx); err != nil {
-		pool.Close()
+	pool, err := db.OpenPool(ctx, u, cliPoolSize, !prepared)
+	if err != nil {
 		return nil, fmt.Errorf("connecting to the database: %w", err)
 	}
 	return pool, nil

@@ -18,6 +18,7 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/auth"
 	"github.com/labelbase/labelbase/pkg/config"
+	"github.com/labelbase/labelbase/pkg/db"
 	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/server"
 )
@@ -37,9 +38,9 @@ func newUserCLI(ctx context.Context, log *slog.Logger) (*userCLI, error) {
 	if err != nil {
 		return nil, err
 	}
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	pool, err := db.OpenPool(ctx, cfg.DatabaseURL, cliPoolSize, !cfg.DBPreparedStatements)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("connecting to the database: %w", err)
 	}
 	api, err := auth.New(auth.Deps{Config: cfg, Pool: pool, Log: log})
 	if err != nil {

@@ -141,3 +141,14 @@ func DirectDatabaseURL(getenv Getenv) (string, error) {
 	}
 	return u, nil
 }
+
+// PreparedStatements reads DB_PREPARED_STATEMENTS alone, for commands that
+// open a pool without loading every setting (the CLI's).
+func PreparedStatements(getenv Getenv) (bool, error) {
+	p := parser{getenv: getenv}
+	v := p.boolean("DB_PREPARED_STATEMENTS", true)
+	if len(p.errs) > 0 {
+		return true, p.errs[0]
+	}
+	return v, nil
+}
