@@ -54,10 +54,13 @@ func TestReadYourWritesInTheBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A directory of its own, so that the journeys' report and traces
+	// (TestBrowserJourneys, same run) are not overwritten.
 	artifacts := os.Getenv("LABELBASE_ARTIFACTS")
 	if artifacts == "" {
 		artifacts = filepath.Join(root, "frontend", "test-results")
 	}
+	artifacts = filepath.Join(artifacts, "replicas")
 	cmd := exec.CommandContext(ctx, "npm", "--prefix", filepath.Join(root, "frontend"), "exec", "--",
 		"playwright", "test", "--project=replicas")
 	cmd.Dir = filepath.Join(root, "frontend")
