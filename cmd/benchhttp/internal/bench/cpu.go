@@ -118,10 +118,12 @@ func schedstatAt(dir string) time.Duration {
 }
 
 // cpuSplit is the table's CPU column: per request, this process's CPU
-// plus PostgreSQL's, for the gateway, the fair floor and the floor.
+// plus PostgreSQL's, for the gateway, the setup floor (the gateway's own
+// setup statement through pgx: what the setup's content costs), the fair
+// floor and the floor.
 func cpuSplit(r Result) string {
 	us := func(s Side) string {
 		return fmt.Sprintf("%.0f + %.0f", float64(s.Self.Nanoseconds())/1e3, float64(s.Server.Nanoseconds())/1e3)
 	}
-	return us(r.Gateway) + " / " + us(r.FairFloor) + " / " + us(r.Floor)
+	return us(r.Gateway) + " / " + us(r.SetupFloor) + " / " + us(r.FairFloor) + " / " + us(r.Floor)
 }

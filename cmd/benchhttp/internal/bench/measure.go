@@ -56,7 +56,7 @@ func measure(ctx context.Context, o Options, gw *gateway, fl *floors, meter *cpu
 	for _, x := range []struct {
 		sd *Side
 		i  int
-	}{{&res.Gateway, 0}, {&res.Floor, 1}, {&res.FairFloor, 4}} {
+	}{{&res.Gateway, 0}, {&res.Floor, 1}, {&res.SetupFloor, 3}, {&res.FairFloor, 4}} {
 		if n := time.Duration(len(lat[x.i])); n > 0 {
 			x.sd.Self, x.sd.Server = self[x.i]/n, server[x.i]/n
 		}
@@ -120,7 +120,7 @@ func printHeader(w io.Writer, o Options, machine string) {
 	fmt.Fprintf(w, "# gateway vs floor: %s\n", machine)
 	fmt.Fprintf(w, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
 		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
-	fmt.Fprintln(w, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 | CPU µs/req, process + PostgreSQL: gateway / fair floor / floor |")
+	fmt.Fprintln(w, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 | CPU µs/req, process + PostgreSQL: gateway / setup floor / fair floor / floor |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|---|")
 }
 
