@@ -22,13 +22,25 @@ export function avatarProblem(file: Pick<File, 'size' | 'type'>): string | null 
   return null
 }
 
-/** The avatar's rendered URL (square, cropped), or null when the member has none. */
-export function getAvatarUrl(userId: string): Promise<string | null> {
-  return signedImageUrl(AVATAR_BUCKET, avatarPath(userId), AVATAR_URL_TTL_SECONDS, {
+/**
+ * The avatar's rendered URL (square, cropped), or null when the member has none.
+ *
+ * Each signing is stamped with the time it was made (`v`, which storage ignores). A signed URL's
+ * token counts time in whole seconds, so a replacement signed within the second of the old
+ * picture's URL would get that same URL back, and the browser would keep showing the old
+ * picture from its cache (renders are cacheable for an hour). Every signing already yields a
+ * new URL after that second, so the stamp costs no cache hits.
+ */
+export async function getAvatarUrl(userId: string): Promise<string | null> {
+  const signed = await signedImageUrl(AVATAR_BUCKET, avatarPath(userId), AVATAR_URL_TTL_SECONDS, {
     width: AVATAR_RENDER_SIZE,
     height: AVATAR_RENDER_SIZE,
     resize: 'cover',
   })
+  if (signed === null) return null
+  const url = new URL(signed)
+  url.searchParams.set('v', String(Date.now()))
+  return url.toString()
 }
 
 /**
