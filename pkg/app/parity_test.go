@@ -40,24 +40,32 @@ var paritySettings = map[string]string{
 // file's writes cannot break another's.
 func TestParitySuites(t *testing.T) {
 	requireAcceptance(t)
+	files, schemaSQL, postgisSQL := parityInputs(t)
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".test.mjs"), func(t *testing.T) {
+			runParityFile(t, f, schemaSQL, postgisSQL, nil)
+		})
+	}
+}
+
+// parityInputs lists the parity files in name order and reads the SQL
+// every file's database gets before it runs.
+func parityInputs(t *testing.T) (files []string, schemaSQL, postgisSQL string) {
+	t.Helper()
 	files, err := filepath.Glob(filepath.Join(parityDir, "*.test.mjs"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no parity suites in %s (%v)", parityDir, err)
 	}
 	sort.Strings(files)
-	schemaSQL, err := os.ReadFile(filepath.Join(parityDir, "schema.sql"))
+	schema, err := os.ReadFile(filepath.Join(parityDir, "schema.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	postgisSQL, err := os.ReadFile(filepath.Join(parityDir, "postgis.sql"))
+	postgis, err := os.ReadFile(filepath.Join(parityDir, "postgis.sql"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".test.mjs"), func(t *testing.T) {
-			runParityFile(t, f, string(schemaSQL), string(postgisSQL), nil)
-		})
-	}
+	return files, string(schema), string(postgis)
 }
 
 // runParityFile runs one parity file on a fresh database: pgtest's, or

@@ -1,9 +1,7 @@
 package app_test
 
 import (
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
@@ -16,17 +14,7 @@ import (
 // whose sessions use the direct URL (docs/scaling.md).
 func TestContractSuitesThroughPgBouncer(t *testing.T) {
 	requireAcceptance(t)
-	s := pgtest.SharedReplicaSet(t)
-	runNodeSuiteOn(t, "test:contract", func(t *testing.T) (*pgtest.DB, map[string]string) {
-		db := s.NewDB(t)
-		b := s.BouncerFor(t, db.Name, 4)
-		return db, map[string]string{
-			"DATABASE_URL":           b.URL("owner"),
-			"REST_DATABASE_URL":      b.URL("rest"),
-			"DATABASE_DIRECT_URL":    db.URL,
-			"DB_PREPARED_STATEMENTS": "false",
-		}
-	})
+	runNodeSuiteOn(t, "test:contract", behindBouncer(pgtest.SharedReplicaSet(t)))
 }
 
 // TestParitySuitesThroughPgBouncer runs every PostgREST-parity file (the
@@ -35,32 +23,28 @@ func TestContractSuitesThroughPgBouncer(t *testing.T) {
 // four server connections and DB_PREPARED_STATEMENTS=false.
 func TestParitySuitesThroughPgBouncer(t *testing.T) {
 	requireAcceptance(t)
-	s := pgtest.SharedReplicaSet(t)
-	files, err := filepath.Glob(filepath.Join(parityDir, "*.test.mjs"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no parity suites in %s (%v)", parityDir, err)
-	}
-	sort.Strings(files)
-	schemaSQL, err := os.ReadFile(filepath.Join(parityDir, "schema.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	postgisSQL, err := os.ReadFile(filepath.Join(parityDir, "postgis.sql"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	onDB := behindBouncer(pgtest.SharedReplicaSet(t))
+	files, schemaSQL, postgisSQL := parityInputs(t)
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".test.mjs"), func(t *testing.T) {
-			runParityFile(t, f, string(schemaSQL), string(postgisSQL), func(t *testing.T) (*pgtest.DB, map[string]string) {
-				db := s.NewDB(t)
-				b := s.BouncerFor(t, db.Name, 4)
-				return db, map[string]string{
-					"DATABASE_URL":           b.URL("owner"),
-					"REST_DATABASE_URL":      b.URL("rest"),
-					"DATABASE_DIRECT_URL":    db.URL,
-					"DB_PREPARED_STATEMENTS": "false",
-				}
-			})
+			runParityFile(t, f, schemaSQL, postgisSQL, onDB)
 		})
+	}
+}
+
+// behindBouncer gives a suite a fresh database of s behind its own
+// PgBouncer (transaction mode, four server connections) and the settings
+// a gateway needs there: both pools through the pooler, sessions on the
+// direct URL, no prepared statements.
+func behindBouncer(s *pgtest.ReplicaSet) func(t *testing.T) (*pgtest.DB, map[string]string) {
+	return func(t *testing.T) (*pgtest.DB, map[string]string) {
+		db := s.NewDB(t)
+		b := s.BouncerFor(t, db.Name, 4)
+		return db, map[string]string{
+			"DATABASE_URL":           b.URL("owner"),
+			"REST_DATABASE_URL":      b.URL("rest"),
+			"DATABASE_DIRECT_URL":    db.URL,
+			"DB_PREPARED_STATEMENTS": "false",
+		}
 	}
 }
