@@ -56,33 +56,44 @@ func run(m *testing.M) int {
 	} else if n > 0 {
 		fmt.Fprintf(os.Stderr, "pgtest: stopped %d orphaned test cluster(s)\n", n)
 	}
-	dir, err := os.MkdirTemp("", "labelbase-pgtest-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "pgtest:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	if err := pgcluster.ClaimDir(dir); err != nil {
-		fmt.Fprintln(os.Stderr, "pgtest:", err)
-		return 1
-	}
-	// When root, the server runs as another user who must enter the dir.
-	if err := os.Chmod(dir, 0o711); err != nil {
-		fmt.Fprintln(os.Stderr, "pgtest:", err)
-		return 1
-	}
-	c, err := pgcluster.Start(context.Background(), pgcluster.Options{Dir: filepath.Join(dir, "pg"), Fast: true})
+	c, stop, err := startServer("")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pgtest: starting a throwaway cluster:", err)
 		return 1
 	}
 	defer func() {
-		if err := c.Stop(); err != nil {
+		if err := stop(); err != nil {
 			fmt.Fprintln(os.Stderr, "pgtest:", err)
 		}
 	}()
 	serverURL = c.URL("postgres")
 	return m.Run()
+}
+
+// startServer starts a throwaway server (fsync off) with wal_level
+// walLevel ("" for pgcluster's default) in a new directory named
+// labelbase-pgtest-*, so that one left by a killed test binary is reaped
+// by the next run (see run). stop stops it and removes the directory.
+func startServer(walLevel string) (c *pgcluster.Cluster, stop func() error, err error) {
+	dir, err := os.MkdirTemp("", "labelbase-pgtest-")
+	if err != nil {
+		return nil, nil, err
+	}
+	// When root, the server runs as another user who must enter the dir.
+	if err = pgcluster.ClaimDir(dir); err == nil {
+		err = os.Chmod(dir, 0o711)
+	}
+	if err == nil {
+		c, err = pgcluster.Start(context.Background(), pgcluster.Options{Dir: filepath.Join(dir, "pg"), Fast: true, WALLevel: walLevel})
+	}
+	if err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, nil, err
+	}
+	return c, func() error {
+		defer os.RemoveAll(dir)
+		return c.Stop()
+	}, nil
 }
 
 // ServerURL is a superuser URL of the test server's maintenance database.
@@ -126,29 +137,15 @@ func NewEmpty(t testing.TB) *DB {
 // server start and a migration, so use it sparingly.
 func NewOnOwnServer(t testing.TB, walLevel string) *DB {
 	t.Helper()
-	// Named like Main's directory, so that a killed test's server is
-	// reaped by the next run.
-	dir, err := os.MkdirTemp("", "labelbase-pgtest-")
+	c, stop, err := startServer(walLevel)
 	if err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-	if err := pgcluster.ClaimDir(dir); err != nil {
-		t.Fatalf("pgtest: %v", err)
-	}
-	if err := os.Chmod(dir, 0o711); err != nil { // as root, the server's user must enter it
-		t.Fatalf("pgtest: %v", err)
-	}
-	c, err := pgcluster.Start(context.Background(), pgcluster.Options{Dir: filepath.Join(dir, "pg"), Fast: true, WALLevel: walLevel})
-	if err != nil {
-		_ = os.RemoveAll(dir)
 		t.Fatalf("pgtest: starting a server with wal_level=%s: %v", walLevel, err)
 	}
 	// Registered first, so it runs after the database's own cleanup.
 	t.Cleanup(func() {
-		if err := c.Stop(); err != nil {
+		if err := stop(); err != nil {
 			t.Errorf("pgtest: %v", err)
 		}
-		_ = os.RemoveAll(dir)
 	})
 	server := c.URL("postgres")
 	template, err := ensureTemplate(server)
