@@ -84,17 +84,13 @@ func crawlCommand(ctx context.Context, cfg *config.Config, args []string, stdout
 	return nil
 }
 
-// crawlPoolSize is the crawler's pool on DATABASE_URL (a pass runs its
-// statements one at a time).
-const crawlPoolSize = 4
-
 // crawlPools opens the crawler's pool on DATABASE_URL as the gateway opens
 // its own (exec mode with DB_PREPARED_STATEMENTS=false, for a transaction
 // pooler) and, with DATABASE_DIRECT_URL set, a pool there for the pass
 // lock: a session-level advisory lock, which a transaction pooler would
 // leave on whichever server connection took it.
 func crawlPools(ctx context.Context, cfg *config.Config) (pool, lockPool *pgxpool.Pool, err error) {
-	pool, err = db.OpenPool(ctx, cfg.DatabaseURL, crawlPoolSize, !cfg.DBPreparedStatements)
+	pool, err = db.OpenPool(ctx, cfg.DatabaseURL, cliPoolSize, !cfg.DBPreparedStatements)
 	if err != nil {
 		return nil, nil, fmt.Errorf("crawl: connecting to the database: %w", err)
 	}

@@ -163,7 +163,8 @@ func databaseURL(log *slog.Logger) (string, error) {
 	return u, noServerHint(err)
 }
 
-// cliPoolSize is a command's pool: its statements run one at a time.
+// cliPoolSize is a command's pool (the crawler's too): its statements run
+// one at a time.
 const cliPoolSize = 4
 
 // openPool connects to databaseURL and checks that it answers. With
