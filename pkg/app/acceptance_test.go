@@ -133,14 +133,7 @@ func runNodeSuiteOn(t *testing.T, script string, on func(*testing.T) (*pgtest.DB
 	plain := startPlainGateway(ctx, t, env, log)
 	defer plain.Close()
 
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	artifacts := os.Getenv("LABELBASE_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = filepath.Join(root, "frontend", "test-results")
-	}
+	root, artifacts := frontendRun(t)
 	cmd := exec.CommandContext(ctx, "npm", "--prefix", filepath.Join(root, "frontend"), "run", "--silent", script)
 	cmd.Env = append(os.Environ(),
 		"LABELBASE_URL="+srv.URL,
@@ -249,4 +242,19 @@ func startPlainGateway(ctx context.Context, t *testing.T, base map[string]string
 	srv.Config.Handler = a.Handler
 	srv.Start()
 	return srv
+}
+
+// frontendRun is the repository's root and where a frontend run keeps its
+// artifacts: $LABELBASE_ARTIFACTS, else frontend/test-results.
+func frontendRun(t *testing.T) (root, artifacts string) {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	artifacts = os.Getenv("LABELBASE_ARTIFACTS")
+	if artifacts == "" {
+		artifacts = filepath.Join(root, "frontend", "test-results")
+	}
+	return root, artifacts
 }

@@ -50,16 +50,9 @@ func TestReadYourWritesInTheBrowser(t *testing.T) {
 	pauseReplay(t, s, true)
 	defer pauseReplay(t, s, false)
 
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, artifacts := frontendRun(t)
 	// A directory of its own, so that the journeys' report and traces
 	// (TestBrowserJourneys, same run) are not overwritten.
-	artifacts := os.Getenv("LABELBASE_ARTIFACTS")
-	if artifacts == "" {
-		artifacts = filepath.Join(root, "frontend", "test-results")
-	}
 	artifacts = filepath.Join(artifacts, "replicas")
 	cmd := exec.CommandContext(ctx, "npm", "--prefix", filepath.Join(root, "frontend"), "exec", "--",
 		"playwright", "test", "--project=replicas")
