@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labelbase/labelbase/pkg/logtest"
 )
 
 // noSettings clears every setting a command could read, so a test sees
@@ -115,7 +117,7 @@ func TestNoDevNoSettings(t *testing.T) {
 // startDev runs `labelbase dev` in this process with its data in a fresh
 // directory, logging to a buffer at the level lv holds, and returns its URL
 // once the banner is out. The dev stops when the test ends.
-func startDev(t *testing.T, lv *slog.LevelVar) (url string, dataDir string, console *lockedBuffer, banner *lockedBuffer) {
+func startDev(t *testing.T, lv *slog.LevelVar) (url string, dataDir string, console *logtest.Buffer, banner *logtest.Buffer) {
 	t.Helper()
 	// PostgreSQL runs as another user when the tests run as root: the
 	// directory must be enterable for it, which t.TempDir's is not.
@@ -129,7 +131,7 @@ func startDev(t *testing.T, lv *slog.LevelVar) (url string, dataDir string, cons
 	noSettings(t, dataDir)
 	t.Setenv("LISTEN_ADDR", "127.0.0.1:0")
 	t.Setenv("CRAWL_DISABLED", "true")
-	console, banner = &lockedBuffer{}, &lockedBuffer{}
+	console, banner = &logtest.Buffer{}, &logtest.Buffer{}
 	log := newLogger(console, "info", "text")
 	log = slog.New(levelHandler{log.Handler(), lv})
 	ctx, cancel := context.WithCancel(context.Background())

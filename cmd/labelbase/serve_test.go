@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
@@ -26,7 +26,7 @@ func TestServeOperability(t *testing.T) {
 	t.Setenv("LISTEN_ADDR", "127.0.0.1:0")
 	t.Setenv("ADMIN_LISTEN_ADDR", "127.0.0.1:0")
 
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	public := make(chan net.Addr, 1)
@@ -105,25 +105,8 @@ func TestServeOperability(t *testing.T) {
 	}
 	ctx2, cancel2 := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel2()
-	err = serve(ctx2, cfg, newLogger(&lockedBuffer{}, "info", "json"), nil)
+	err = serve(ctx2, cfg, newLogger(&logtest.Buffer{}, "info", "json"), nil)
 	if err == nil || !strings.Contains(err.Error(), "admin listener") {
 		t.Errorf("serve with a taken admin address: %v", err)
 	}
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -10,12 +10,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 	"github.com/labelbase/labelbase/pkg/requestid"
 )
@@ -33,7 +33,7 @@ func TestOperatorEndpoints(t *testing.T) {
 	if _, err := db.Pool.Exec(ctx, `CREATE TABLE public.ops_notes (id int PRIMARY KEY); GRANT SELECT ON public.ops_notes TO anon`); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	log := slog.New(requestid.NewHandler(slog.NewJSONHandler(logs, nil)))
 	g := startGateway(t, db.URL, map[string]string{"ADMIN_LISTEN_ADDR": "127.0.0.1:0", "ADMIN_PPROF": "true"}, false, log)
 	admin := httptest.NewServer(g.app.AdminHandler())
@@ -176,7 +176,7 @@ func get(t *testing.T, url string, status int) string {
 }
 
 // logged reports whether a JSON log line has msg and request_id id.
-func logged(logs *syncBuffer, msg, id string) bool {
+func logged(logs *logtest.Buffer, msg, id string) bool {
 	dec := json.NewDecoder(strings.NewReader(logs.String()))
 	for dec.More() {
 		var line map[string]any
@@ -188,22 +188,4 @@ func logged(logs *syncBuffer, msg, id string) bool {
 		}
 	}
 	return false
-}
-
-// syncBuffer is a bytes.Buffer the gateway's goroutines may share.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

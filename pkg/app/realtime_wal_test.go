@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
@@ -23,7 +24,7 @@ func TestRealtimeWithoutLogicalWAL(t *testing.T) {
 	}
 	t.Parallel()
 	db := pgtest.NewOnOwnServer(t, "replica")
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	g := startGateway(t, db.URL, nil, false, slog.New(slog.NewJSONHandler(logs, nil)))
 
 	const want = "postgres_changes is not available: the database runs with wal_level=replica and needs wal_level=logical"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
@@ -43,7 +44,7 @@ func TestReadCancelledByRecoveryConflictRunsOnThePrimary(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.WaitReplayed(t)
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	g := startGateway(t, s.URL(), map[string]string{
 		"DATABASE_REPLICA_URLS":  s.On(replica),
 		"REPLICA_CHECK_INTERVAL": "100ms",

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestSecurityReviewOverTheWire(t *testing.T) {
 	db := pgtest.New(t)
 	ctx := context.Background()
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	g := startGateway(t, db.URL, map[string]string{"RATE_LIMIT_OTP": "1"}, false, slog.New(slog.NewTextHandler(logs, nil)))
 
 	// Item 8: one start-up line about mail, the accurate one.

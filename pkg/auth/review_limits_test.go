@@ -5,37 +5,19 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/mail"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
-// lockedBuffer is a log sink the request goroutines may share.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // setupLogged is setupObserved with the API's log kept in a buffer.
-func setupLogged(t *testing.T, env map[string]string, in *mail.Inbox) (*testEnv, *observed, *lockedBuffer) {
+func setupLogged(t *testing.T, env map[string]string, in *mail.Inbox) (*testEnv, *observed, *logtest.Buffer) {
 	t.Helper()
 	e := setup(t, env)
 	o := &observed{}
-	buf := &lockedBuffer{}
+	buf := &logtest.Buffer{}
 	var sender mail.Sender
 	if in != nil {
 		sender = in

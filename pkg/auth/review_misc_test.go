@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -14,7 +15,7 @@ import (
 // logged 500 (issue #26 item 8).
 func TestGetUserClientGoneIs499(t *testing.T) {
 	e := setup(t, nil)
-	logs := &lockedBuffer{}
+	logs := &logtest.Buffer{}
 	e.h = server.New(server.Deps{Config: e.cfg, Log: slog.New(slog.NewTextHandler(logs, nil)), Ready: e.db.Pool.Ping, Auth: e.api.Register})
 	access := e.signUp("m@example.com", "password1").str("access_token")
 	ctx, cancel := context.WithCancel(context.Background())

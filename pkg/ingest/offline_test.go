@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -9,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +16,7 @@ import (
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch"
 	"github.com/labelbase/labelbase/pkg/ingest/fetch/fetchtest"
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 )
 
@@ -160,27 +159,6 @@ func TestOfflineBackoff(t *testing.T) {
 	}
 }
 
-// syncBuffer is a log sink the scheduler goroutine and the test share.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-// take returns what was written since the last take.
-func (s *syncBuffer) take() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := strings.Split(strings.TrimSpace(s.buf.String()), "\n")
-	s.buf.Reset()
-	return out
-}
-
 // TestOfflineSchedulerIsQuietAndBacksOff runs the scheduler as
 // `labelbase dev` configures it (config defaults, a demo catalogue, one
 // submission) on a machine without network: its first pass stops after
@@ -202,7 +180,7 @@ func TestOfflineSchedulerIsQuietAndBacksOff(t *testing.T) {
 	b.addLabels(t, "https://one.bandcamp.com", "https://two.bandcamp.com", "https://three.bandcamp.com",
 		"https://four.bandcamp.com", "https://five.bandcamp.com")
 
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	start := func() (waits chan time.Duration, fire chan time.Time, stop func()) {
 		s := NewScheduler(b.db.Pool, cfg, log, Options{CatchUpDelay: time.Second,
@@ -228,7 +206,7 @@ func TestOfflineSchedulerIsQuietAndBacksOff(t *testing.T) {
 	fire <- time.Now()
 	first := <-waits // the pass ran; this is the wait for the next one
 	loud, debug := 0, 0
-	lines := logs.take()
+	lines := logs.Take()
 	for _, l := range lines {
 		if strings.Contains(l, "level=DEBUG") {
 			debug++

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/labelbase/labelbase/pkg/ingest/fakebandcamp"
+	"github.com/labelbase/labelbase/pkg/logtest"
 )
 
 // parseFailure reads a label's row in private.label_parse_failures.
@@ -93,7 +94,7 @@ func TestUnreadableLabelPageKeepsReleases(t *testing.T) {
 	t.Parallel()
 	_, b := setup(t)
 	seen := &kinds{}
-	logs := &syncBuffer{}
+	logs := &logtest.Buffer{}
 	c := b.crawlerWith(t, slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Options{OnParseFailure: seen.add})
 	label := "https://" + fakebandcamp.StubHost
@@ -116,7 +117,7 @@ func TestUnreadableLabelPageKeepsReleases(t *testing.T) {
 	if err := b.db.Pool.QueryRow(context.Background(), `SELECT crawled_at FROM public.labels WHERE label_url = $1`, label).Scan(&crawled); err != nil {
 		t.Fatal(err)
 	}
-	logs.take()
+	logs.Take()
 
 	for i, layout := range []string{fakebandcamp.LayoutStub, fakebandcamp.LayoutUnknown} {
 		b.fake.SetLayout(fakebandcamp.StubHost, layout)
@@ -144,7 +145,7 @@ func TestUnreadableLabelPageKeepsReleases(t *testing.T) {
 			t.Errorf("%s: metrics told %q", layout, got)
 		}
 		var warns []string
-		for _, l := range logs.take() {
+		for _, l := range logs.Take() {
 			if strings.Contains(l, "pages not parsed") {
 				warns = append(warns, l)
 			}

@@ -1,39 +1,21 @@
 package realtime
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/pgtest"
 	"github.com/labelbase/labelbase/pkg/realtime/bus"
 	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/token"
 )
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestSocketThroughAccessLog: the upgrade passes the server's access log
 // and its line, written when the socket closes with status 101, is not
@@ -42,7 +24,7 @@ func TestSocketThroughAccessLog(t *testing.T) {
 	t.Parallel()
 	db := pgtest.New(t)
 	cfg := loadConfig(t, db.URL, nil)
-	var out syncBuffer
+	var out logtest.Buffer
 	log := slog.New(slog.NewTextHandler(&out, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	b := bus.New(db.Pool, db.URL, log)
 	s := New(Deps{Config: cfg, Pool: db.Pool, Bus: b, Verifier: token.NewVerifier(testSecret, "", time.Now), Log: log})

@@ -4,12 +4,12 @@ import (
 	"log/slog"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config/configtest"
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -18,8 +18,8 @@ import (
 func TestAccessLogCountsErrorBodies(t *testing.T) {
 	t.Parallel()
 	cfg := configtest.New(t, nil)
-	var buf strings.Builder
-	log := slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil))
+	var buf logtest.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
 	e := server.New(server.Deps{Config: cfg, Log: log, REST: func(g *echo.Group) {}})
 	w := do(e, "GET", "/rest/v1/nothing", map[string]string{"apikey": cfg.AnonKey})
 	if w.Code != 404 || w.Body.Len() == 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v5"
 
 	"github.com/labelbase/labelbase/pkg/config/configtest"
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -20,8 +21,8 @@ func TestRequestLogLevels(t *testing.T) {
 	t.Parallel()
 	cfg := configtest.New(t, nil)
 	serveAt := func(logLevel slog.Level, policy server.RequestLog) string {
-		var buf strings.Builder
-		log := slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, &slog.HandlerOptions{Level: logLevel}))
+		var buf logtest.Buffer
+		log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: logLevel}))
 		e := server.New(server.Deps{Config: cfg, Log: log, RequestLog: policy, REST: func(g *echo.Group) {}})
 		do(e, "GET", "/livez", nil)
 		do(e, "GET", "/rest/v1/nothing", map[string]string{"apikey": cfg.AnonKey})
@@ -62,15 +63,15 @@ func TestRequestLogLevels(t *testing.T) {
 func TestTrafficSummary(t *testing.T) {
 	t.Parallel()
 	cfg := configtest.New(t, nil)
-	var buf strings.Builder
-	log := slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil))
+	var buf logtest.Buffer
+	log := slog.New(slog.NewTextHandler(&buf, nil))
 	traffic := server.NewTraffic()
 	e := server.New(server.Deps{Config: cfg, Log: log, REST: func(g *echo.Group) {},
 		RequestLog: server.RequestLog{Level: slog.LevelDebug, Traffic: traffic}})
 	do(e, "GET", "/livez", nil)
 	do(e, "GET", "/rest/v1/nothing", map[string]string{"apikey": cfg.AnonKey}) // 404
 	do(e, "GET", "/rest/v1/nothing", nil)                                      // 401
-	if buf.Len() != 0 {
+	if buf.String() != "" {
 		t.Fatalf("request lines at info:\n%s", buf.String())
 	}
 	if !traffic.LogSummary(log, time.Minute) {
@@ -79,8 +80,8 @@ func TestTrafficSummary(t *testing.T) {
 	if !regexp.MustCompile(`level=INFO msg=traffic window=1m0s requests=3 client_errors=2 server_errors=0 bytes=\d+ slowest_ms=\d+\n$`).MatchString(buf.String()) {
 		t.Fatalf("summary: %q", buf.String())
 	}
-	buf.Reset()
-	if traffic.LogSummary(log, time.Minute) || buf.Len() != 0 {
+	buf.Take()
+	if traffic.LogSummary(log, time.Minute) || buf.String() != "" {
 		t.Fatalf("an idle minute was summed up: %q", buf.String())
 	}
 }

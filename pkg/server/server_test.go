@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/labelbase/labelbase/pkg/config"
 	"github.com/labelbase/labelbase/pkg/config/configtest"
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/server"
 )
 
@@ -132,9 +132,9 @@ func TestWebApp(t *testing.T) {
 // errors that the error handler renders after the log line is written.
 func TestAccessLogStatus(t *testing.T) {
 	t.Parallel()
-	var buf strings.Builder
+	var buf logtest.Buffer
 	cfg := configtest.New(t, nil)
-	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.NewTextHandler(&lockedWriter{b: &buf}, nil)),
+	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.NewTextHandler(&buf, nil)),
 		REST: func(g *echo.Group) {}})
 	do(e, "GET", "/rest/v1/nothing", map[string]string{"apikey": cfg.AnonKey})
 	do(e, "GET", "/rest/v1/nothing", nil)
@@ -142,15 +142,4 @@ func TestAccessLogStatus(t *testing.T) {
 	if !strings.Contains(out, "status=404") || !strings.Contains(out, "status=401") || strings.Contains(out, "status=500") {
 		t.Fatalf("access log:\n%s", out)
 	}
-}
-
-type lockedWriter struct {
-	mu sync.Mutex
-	b  *strings.Builder
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
 }
