@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -128,10 +129,10 @@ func runNodeSuiteOn(t *testing.T, script string, on func(*testing.T) (*pgtest.DB
 	}
 	srv.Config.Handler = a.Handler
 	srv.Start()
-	keysAdmin := httptest.NewServer(keysAdminHandler(keyStore, a))
-	defer keysAdmin.Close()
-	plain := startPlainGateway(ctx, t, env, log)
+	plain, plainApp := startPlainGateway(ctx, t, env, log)
 	defer plain.Close()
+	keysAdmin := httptest.NewServer(keysAdminHandler(keyStore, a, plainApp))
+	defer keysAdmin.Close()
 
 	root, artifacts := frontendRun(t)
 	cmd := exec.CommandContext(ctx, "npm", "--prefix", filepath.Join(root, "frontend"), "run", "--silent", script)
@@ -164,7 +165,16 @@ func runNodeSuiteOn(t *testing.T, script string, on func(*testing.T) (*pgtest.DB
 // /rotate answers the new kid, POST /revoke?kid=… removes a key, POST
 // /import?kid=…&current=1 stores the keys of the body. It listens on
 // loopback for this test only.
-func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
+func keysAdminHandler(store *token.Store, a *app.App, others ...*app.App) http.Handler {
+	// Every gateway reloads at once, as each would within
+	// SIGNING_KEYS_RELOAD_INTERVAL: the suites go on at once.
+	reload := func(ctx context.Context) error {
+		err := a.ReloadKeys(ctx)
+		for _, o := range others {
+			err = errors.Join(err, o.ReloadKeys(ctx))
+		}
+		return err
+	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /import", func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -186,7 +196,7 @@ func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
 			err = store.Import(r.Context(), keys)
 		}
 		if err == nil {
-			err = a.ReloadKeys(r.Context())
+			err = reload(r.Context())
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -197,7 +207,7 @@ func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
 	mux.HandleFunc("POST /rotate", func(w http.ResponseWriter, r *http.Request) {
 		k, err := store.Rotate(r.Context(), token.ES256)
 		if err == nil {
-			err = a.ReloadKeys(r.Context())
+			err = reload(r.Context())
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -208,7 +218,7 @@ func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
 	mux.HandleFunc("POST /revoke", func(w http.ResponseWriter, r *http.Request) {
 		err := store.Revoke(r.Context(), r.URL.Query().Get("kid"))
 		if err == nil {
-			err = a.ReloadKeys(r.Context())
+			err = reload(r.Context())
 		}
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusBadRequest)
@@ -222,8 +232,11 @@ func keysAdminHandler(store *token.Store, a *app.App) http.Handler {
 // startPlainGateway starts a second gateway on the same database as an
 // operator runs Labelbase for another app: no invite rule, and addresses
 // confirmed by mail (INVITE_REQUIRED=false, MAILER_AUTOCONFIRM=false). The
-// email-flow contract suite signs up and changes addresses there.
-func startPlainGateway(ctx context.Context, t *testing.T, base map[string]string, log *slog.Logger) *httptest.Server {
+// email-flow contract suite signs up and changes addresses there, and the
+// Realtime and Storage suites check that what one gateway publishes or
+// stores the other delivers. It runs its background work as a gateway
+// does (schema and key reloads, Realtime's bus), without the crawler.
+func startPlainGateway(ctx context.Context, t *testing.T, base map[string]string, log *slog.Logger) (*httptest.Server, *app.App) {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	env := map[string]string{}
@@ -238,10 +251,12 @@ func startPlainGateway(ctx context.Context, t *testing.T, base map[string]string
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(a.Close)
+	bg, stopBG := context.WithCancel(ctx)
+	a.StartBackground(bg, false)
+	t.Cleanup(func() { stopBG(); a.Close() })
 	srv.Config.Handler = a.Handler
 	srv.Start()
-	return srv
+	return srv, a
 }
 
 // frontendRun is the repository's root and where a frontend run keeps its

@@ -10,15 +10,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createClient } from '@supabase/supabase-js'
 
-import { env, memoryStorage, newClient, signUpNewUser, sleep, uniqueEmail } from './support.mjs'
+import { env, memoryStorage, newClient, plainURL, signUpNewUser, sleep, uniqueEmail } from './support.mjs'
 
 const adminClient = () => newClient({ key: env().serviceRoleKey })
-
-function plainURL() {
-  const u = process.env.LABELBASE_PLAIN_URL
-  if (!u) throw new Error('this suite needs LABELBASE_PLAIN_URL (pkg/app starts it)')
-  return u.replace(/\/+$/, '')
-}
 
 function plainClient() {
   return createClient(plainURL(), env().anonKey, {

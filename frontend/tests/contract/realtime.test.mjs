@@ -12,7 +12,7 @@ import assert from 'node:assert/strict'
 import { randomUUID } from 'node:crypto'
 import WebSocket from 'ws'
 
-import { env, newClient, signUpNewUser } from './support.mjs'
+import { env, newClient, plainURL, signUpNewUser } from './support.mjs'
 
 const clients = []
 
@@ -104,6 +104,27 @@ for (const vsn of ['1.0.0', '2.0.0']) {
       assert.deepEqual(Object.keys(chB.presenceState()), ['alice'])
       assert.equal(await chA.untrack(), 'ok')
       await leaves.next((p) => p.key === 'alice', 'presence leave')
+    })
+
+    test('two gateways on one database: a broadcast and a presence reach a client on the other gateway', async () => {
+      const topic = `contract-gateways-${randomUUID()}`
+      const a = rtClient(vsn)
+      const b = rtClient(vsn, { url: plainURL() })
+      const got = waiter()
+      const joins = waiter()
+      const chB = b
+        .channel(topic)
+        .on('broadcast', { event: 'ping' }, (m) => got.push(m))
+        .on('presence', { event: 'join' }, (p) => joins.push(p))
+      const chA = a.channel(topic, { config: { presence: { key: 'alice' } } })
+      assert.equal((await subscribe(chB)).status, 'SUBSCRIBED')
+      assert.equal((await subscribe(chA)).status, 'SUBSCRIBED')
+      assert.equal(await chA.track({ from: 'gateway A' }), 'ok')
+      const j = await joins.next((p) => p.key === 'alice', 'presence join on the other gateway')
+      assert.equal(j.newPresences[0].from, 'gateway A')
+      assert.equal(await chA.send({ type: 'broadcast', event: 'ping', payload: { n: 7 } }), 'ok')
+      const m = await got.next(undefined, 'broadcast on the other gateway')
+      assert.deepEqual(m.payload, { n: 7 })
     })
 
     test('a private channel admits a user the policies allow and refuses anon', async () => {

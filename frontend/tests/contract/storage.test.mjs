@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { Readable } from 'node:stream'
 import { randomUUID } from 'node:crypto'
 
-import { env, newClient, signUpNewUser } from './support.mjs'
+import { env, newClient, plainURL, signUpNewUser } from './support.mjs'
 
 // A 64x48 JPEG, for the image transformations.
 const JPEG = Buffer.from(
@@ -126,6 +126,22 @@ test('objects: upload as Blob, Buffer and stream; download, info, exists; upsert
 
   assert.equal((await f.exists(path)).data, true)
   assert.equal((await f.exists(mine(A, 'nope.txt'))).data, false)
+})
+
+test('two gateways on one database: what one stores, the other serves under the same policies', async () => {
+  const path = mine(A, 'both-gateways.txt')
+  assert.equal((await A.client.storage.from('contract-private').upload(path, 'stored through gateway A')).error, null)
+  // A's own session, presented to the other gateway.
+  const asA = newClient({ url: plainURL(), global: { headers: { Authorization: `Bearer ${A.session.access_token}` } } })
+  const dl = await asA.storage.from('contract-private').download(path)
+  assert.equal(dl.error, null)
+  assert.equal(await dl.data.text(), 'stored through gateway A')
+  // B may not read it there either.
+  const asB = newClient({ url: plainURL(), global: { headers: { Authorization: `Bearer ${B.session.access_token}` } } })
+  assert.notEqual((await asB.storage.from('contract-private').download(path)).error, null)
+  // A replacement through the other gateway is what the first serves.
+  assert.equal((await asA.storage.from('contract-private').update(path, 'replaced through gateway B')).error, null)
+  assert.equal(await (await A.client.storage.from('contract-private').download(path)).data.text(), 'replaced through gateway B')
 })
 
 test("RLS: another member and anon can neither read nor write a member's folder", async () => {

@@ -31,6 +31,16 @@ export function env() {
   }
 }
 
+/**
+ * The second gateway pkg/app's acceptance test starts on the same database (INVITE_REQUIRED=false,
+ * MAILER_AUTOCONFIRM=false, the same keys and storage directory): `newClient({ url: plainURL() })`.
+ */
+export function plainURL() {
+  const u = process.env.LABELBASE_PLAIN_URL
+  if (!u) throw new Error('this suite needs LABELBASE_PLAIN_URL (pkg/app starts it)')
+  return u.replace(/\/+$/, '')
+}
+
 /** Returns an email address no other test run has used. */
 export function uniqueEmail(prefix = 'contract') {
   return `${prefix}-${Date.now().toString(36)}-${randomUUID().slice(0, 8)}@example.test`
@@ -69,8 +79,8 @@ class NoWebSocket {
  * @param {{key?: string, auth?: object, global?: object, db?: object}} [opts]
  */
 export function newClient(opts = {}) {
-  const { url, anonKey } = env()
-  const { key = anonKey, auth = {}, ...rest } = opts
+  const { url: gateway, anonKey } = env()
+  const { key = anonKey, url = gateway, auth = {}, ...rest } = opts
   return createClient(url, key, {
     ...rest,
     auth: { persistSession: true, storage: memoryStorage(), autoRefreshToken: false, detectSessionInUrl: false, ...auth },
