@@ -12,6 +12,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -19,8 +20,11 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/jackc/pgerrcode"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/migrate"
@@ -174,11 +178,33 @@ func create(t testing.TB, server, template string) *DB {
 		pool.Close()
 		admin := connect(t, server)
 		defer admin.Close(ctx)
-		if _, err := admin.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{name}.Sanitize())); err != nil {
+		if err := dropDatabase(ctx, admin, name); err != nil {
 			t.Errorf("pgtest: drop database: %v", err)
 		}
 	})
 	return &DB{Name: name, URL: u, Pool: pool}
+}
+
+// dropDatabase drops name. A gateway's postgres_changes leader streams
+// from a temporary logical slot on its database, and the slot's walsender
+// can outlive the gateway's Close by a moment; DROP DATABASE refuses a
+// database a slot still uses (55006), FORCE or not. So the walsenders of
+// its slots are ended and the drop is tried again, for up to 10 s, until
+// their temporary slots are gone.
+func dropDatabase(ctx context.Context, admin *pgx.Conn, name string) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if _, err := admin.Exec(ctx, `SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots
+			WHERE database = $1 AND active_pid IS NOT NULL`, name); err != nil {
+			return err
+		}
+		_, err := admin.Exec(ctx, fmt.Sprintf("DROP DATABASE IF EXISTS %s WITH (FORCE)", pgx.Identifier{name}.Sanitize()))
+		var pgErr *pgconn.PgError
+		if err == nil || !errors.As(err, &pgErr) || pgErr.Code != pgerrcode.ObjectInUse || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // ensureTemplate builds the migrated template once per server and schema
