@@ -7,12 +7,15 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/labelbase/labelbase/pkg/config/configtest"
 	dbpkg "github.com/labelbase/labelbase/pkg/db"
+	"github.com/labelbase/labelbase/pkg/logtest"
 	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/token"
 )
@@ -402,5 +405,52 @@ func TestFoldedWrites(t *testing.T) {
 	}
 	if n := count("child"); n != 0 {
 		t.Fatalf("child rows = %d after a failed commit, want 0", n)
+	}
+}
+
+// TestReloadCutByShutdownIsNotAnError: a reload that fails because the
+// gateway is stopping is logged at Debug and counted as no reload at all;
+// one that fails while running is an Error and counted as one.
+func TestReloadCutByShutdownIsNotAnError(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	var log logtest.Buffer
+	var outcomes []error
+	var mu sync.Mutex
+	api, err := New(context.Background(), Deps{Config: e.cfg, Pool: e.api.pool, Verifier: e.api.verifier,
+		Log:      slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		OnReload: func(err error, _ time.Duration) { mu.Lock(); outcomes = append(outcomes, err); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log.Take()
+	outcomes = nil
+
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	api.reloadAll(stopped)
+	for _, l := range log.Take() {
+		if strings.Contains(l, "level=ERROR") {
+			t.Errorf("a reload cut by shutdown logged an error: %s", l)
+		}
+	}
+	if len(outcomes) != 0 {
+		t.Errorf("a reload cut by shutdown was counted: %v", outcomes)
+	}
+
+	// The same reload failing on a running gateway (a pool that is
+	// closed) is still an error, logged and counted.
+	closed, err := pgxpool.New(context.Background(), e.db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed.Close()
+	api.pool = closed
+	api.reloadAll(context.Background())
+	if got := log.String(); !strings.Contains(got, "level=ERROR") || !strings.Contains(got, "schema cache reload failed") {
+		t.Errorf("a failed reload on a running gateway was not an error: %s", got)
+	}
+	if len(outcomes) != 1 || outcomes[0] == nil {
+		t.Errorf("outcomes = %v, want one error", outcomes)
 	}
 }

@@ -132,7 +132,8 @@ func (a *API) ReloadConfig(ctx context.Context) error {
 func (a *API) Reload(ctx context.Context) error {
 	start := time.Now()
 	c, err := schema.Load(ctx, a.pool, a.settings().Schemas)
-	if a.onReload != nil {
+	if a.onReload != nil && (err == nil || ctx.Err() == nil) {
+		// A load cut short by shutdown counts as neither outcome.
 		a.onReload(err, time.Since(start))
 	}
 	if err != nil {
@@ -212,9 +213,7 @@ func (a *API) listen(ctx context.Context, reloadFirst bool) error {
 		}
 		switch n.Payload {
 		case "", "reload schema":
-			if err := a.Reload(ctx); err != nil {
-				a.log.Error("schema cache reload failed", "err", err)
-			}
+			a.reloadFailed(ctx, "schema cache reload failed", a.Reload(ctx))
 		case "reload config":
 			// The exposed schemas may have changed with the settings.
 			a.reloadAll(ctx)
@@ -224,11 +223,20 @@ func (a *API) listen(ctx context.Context, reloadFirst bool) error {
 
 // reloadAll reloads the configuration, then the schema cache.
 func (a *API) reloadAll(ctx context.Context) {
-	if err := a.ReloadConfig(ctx); err != nil {
-		a.log.Error("configuration reload failed; the settings in force stay", "err", err)
-	}
-	if err := a.Reload(ctx); err != nil {
-		a.log.Error("schema cache reload failed", "err", err)
+	a.reloadFailed(ctx, "configuration reload failed; the settings in force stay", a.ReloadConfig(ctx))
+	a.reloadFailed(ctx, "schema cache reload failed", a.Reload(ctx))
+}
+
+// reloadFailed logs a failed reload at Error, unless the gateway is
+// stopping (ctx ended): a reload cut short by shutdown is not a fault an
+// operator must look into, and the cache in force serves until the end.
+func (a *API) reloadFailed(ctx context.Context, msg string, err error) {
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		a.log.Debug(msg+" (the gateway is stopping)", "err", err)
+	default:
+		a.log.Error(msg, "err", err)
 	}
 }
 
