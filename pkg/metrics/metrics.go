@@ -38,6 +38,8 @@ type Metrics struct {
 	crawls        *prometheus.CounterVec
 	parseFailures *prometheus.CounterVec
 	pools         *poolCollector
+	// series caches each request series (route).
+	series sync.Map
 }
 
 // New registers every collector, Go runtime and process metrics and
@@ -113,12 +115,55 @@ func (m *Metrics) Middleware() echo.MiddlewareFunc {
 					status = sc.StatusCode()
 				}
 			}
-			method := c.Request().Method
-			m.requests.WithLabelValues(route, method, strconv.Itoa(status)).Inc()
-			m.duration.WithLabelValues(route, method).Observe(time.Since(start).Seconds())
+			obs := m.route(route, methodLabel(c.Request().Method), status)
+			obs.count.Inc()
+			obs.duration.Observe(time.Since(start).Seconds())
 			return err
 		}
 	}
+}
+
+// routeKey is one request series: a route template, a method label and a
+// status.
+type routeKey struct {
+	route, method string
+	status        int
+}
+
+// routeSeries are a routeKey's counter and its route's histogram.
+type routeSeries struct {
+	count    prometheus.Counter
+	duration prometheus.Observer
+}
+
+// route returns the series of one request, kept after the first request
+// of its kind: WithLabelValues hashes the labels and locks the vector on
+// every call, and formats the status, which showed in a request's profile.
+// The keys are as few as the labels' values (route templates, methodLabel,
+// statuses).
+func (m *Metrics) route(route, method string, status int) routeSeries {
+	k := routeKey{route, method, status}
+	if s, ok := m.series.Load(k); ok {
+		return s.(routeSeries)
+	}
+	s := routeSeries{
+		count:    m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
+		duration: m.duration.WithLabelValues(route, method),
+	}
+	m.series.Store(k, s)
+	return s
+}
+
+// methodLabel is the method as a label value: HTTP's own methods by name,
+// any other token a client makes up as "other", so that no client can add
+// series at will.
+func methodLabel(m string) string {
+	switch m {
+	case http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut, http.MethodPatch,
+		http.MethodDelete, http.MethodOptions, http.MethodConnect, http.MethodTrace:
+		return m
+	}
+	return "other"
 }
 
 // SchemaReloaded records a schema cache load.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labelbase/labelbase/pkg/apierr"
 	"github.com/labelbase/labelbase/pkg/db"
@@ -64,24 +65,16 @@ func (a *API) authenticate(r *http.Request, set *settings) (*caller, error) {
 	case keyIs(tok, a.cfg.ServiceRoleKey):
 		return &caller{role: "service_role", claims: roleClaims("service_role")}, nil
 	}
-	parts := strings.Split(tok, ".")
-	if len(parts) != 3 {
-		return nil, jwtError(pgrst.CodeJWTInvalid, fmt.Sprintf("Expected 3 parts in JWT; got %d", len(parts)), nil)
-	}
-	hdr, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[0], "="))
-	var head struct {
-		Alg string `json:"alg"`
-	}
-	if err != nil || json.Unmarshal(hdr, &head) != nil {
-		return nil, jwtError(pgrst.CodeJWTInvalid, "JWT couldn't be decoded", nil)
-	}
-	switch head.Alg {
-	case token.HS256, token.ES256, token.RS256:
-	default:
-		return nil, jwtError(pgrst.CodeJWTInvalid, "Wrong or unsupported encoding algorithm", "JWT algorithm "+strconv.Quote(head.Alg)+" is not allowed; only ES256, RS256 and HS256 are accepted")
-	}
+	// A token the verifier accepts has three parts and one of the three
+	// algorithms (it checks both), so the structural checks below only run
+	// to name what is wrong with a refused one, as PostgREST words it. A
+	// busy client's token is served from the verifier's cache without
+	// decoding its header again.
 	v, err := a.verifier.Verify(tok)
 	if err != nil {
+		if bad := malformed(tok); bad != nil {
+			return nil, bad
+		}
 		return nil, mapTokenError(err)
 	}
 	if set.JWTAud != "" && !audienceIncludes(v.Claims["aud"], set.JWTAud) {
@@ -98,6 +91,27 @@ func (a *API) authenticate(r *http.Request, set *settings) (*caller, error) {
 		return nil, jwtError(pgrst.CodeJWTClaims, "JWT role is not allowed", fmt.Sprintf("role %q is not one of anon, authenticated, service_role", role))
 	}
 	return &caller{role: role, claims: v.JSON}, nil
+}
+
+// malformed is PostgREST's error for a token that is not a JWT of an
+// accepted algorithm, or nil when its shape is fine.
+func malformed(tok string) *apierr.Error {
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return jwtError(pgrst.CodeJWTInvalid, fmt.Sprintf("Expected 3 parts in JWT; got %d", len(parts)), nil)
+	}
+	hdr, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(parts[0], "="))
+	var head struct {
+		Alg string `json:"alg"`
+	}
+	if err != nil || json.Unmarshal(hdr, &head) != nil {
+		return jwtError(pgrst.CodeJWTInvalid, "JWT couldn't be decoded", nil)
+	}
+	switch head.Alg {
+	case token.HS256, token.ES256, token.RS256:
+		return nil
+	}
+	return jwtError(pgrst.CodeJWTInvalid, "Wrong or unsupported encoding algorithm", "JWT algorithm "+strconv.Quote(head.Alg)+" is not allowed; only ES256, RS256 and HS256 are accepted")
 }
 
 // audienceIncludes says whether an aud claim (absent, a string or a list
@@ -141,11 +155,23 @@ func mapTokenError(err error) *apierr.Error {
 // keyIs compares a presented bearer with an API key in constant time, as
 // the apikey middleware does, so response timing reveals no prefix of the
 // service-role key.
+// Lengths are compared first: ConstantTimeCompare answers at once for
+// different lengths anyway, and a user's token is never the length of a
+// key, so the usual request converts neither string.
 func keyIs(tok, key string) bool {
-	return key != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(key)) == 1
+	return key != "" && len(tok) == len(key) && subtle.ConstantTimeCompare([]byte(tok), []byte(key)) == 1
 }
 
+// roleClaimsOf keeps each role's claims: an anonymous request's claims are
+// the same bytes every time (a handful of roles at most, the anon role
+// being a setting). Nothing writes to a request's claims.
+var roleClaimsOf sync.Map
+
 func roleClaims(role string) []byte {
+	if b, ok := roleClaimsOf.Load(role); ok {
+		return b.([]byte)
+	}
 	b, _ := json.Marshal(map[string]string{"role": role})
+	roleClaimsOf.Store(role, b)
 	return b
 }

@@ -69,7 +69,7 @@ func (a *API) respondRows(c *echo.Context, rc *reqCtx, res *result, off int64, w
 		}
 	}
 	if res.n > 0 {
-		h.Set("Content-Range", fmt.Sprintf("%d-%d/%s", off, off+res.n-1, total))
+		h.Set("Content-Range", strconv.FormatInt(off, 10)+"-"+strconv.FormatInt(off+res.n-1, 10)+"/"+total)
 	} else {
 		h.Set("Content-Range", "*/"+total)
 	}

@@ -87,7 +87,8 @@ func TestAuthScenarios(t *testing.T) {
 	l := "/rest/v1/labels?select=id&limit=1"
 	e.runScenarios(t, []scenario{
 		{name: "expired", method: "GET", path: l, who: expired, status: 401, code: "PGRST303", header: map[string]string{"WWW-Authenticate": `Bearer error="invalid_token", error_description="JWT expired"`}},
-		{name: "alg none", method: "GET", path: l, who: noneAlg, status: 401, code: "PGRST301"},
+		{name: "alg none", method: "GET", path: l, who: noneAlg, status: 401, code: "PGRST301", has: []string{"Wrong or unsupported encoding algorithm", `JWT algorithm \"none\" is not allowed`}},
+		{name: "header not JSON", method: "GET", path: l, who: "bm90IGpzb24." + strings.SplitN(e.tokA, ".", 2)[1], status: 401, code: "PGRST301", has: []string{"JWT couldn't be decoded"}},
 		{name: "bad signature", method: "GET", path: l, who: tampered, status: 401, code: "PGRST301", has: []string{"JWT cryptographic operation failed"}},
 		{name: "two parts", method: "GET", path: l, who: "abc.def", status: 401, code: "PGRST301", has: []string{"Expected 3 parts in JWT; got 2"}},
 		{name: "role not allowed", method: "GET", path: l, who: badRole, status: 401, code: "PGRST303"},

@@ -109,14 +109,22 @@ func accessLog(log *slog.Logger, sink *AccessLog, policy RequestLog) echo.Middle
 // securityHeaders are set on every response: no MIME sniffing, no framing
 // of the app by other sites (clickjacking), and no full URLs (which can
 // carry filter values) leaking to other origins as referrers.
+//
+// The four values share one array per response instead of a slice each
+// (Header.Set allocates one per call, and these four were a tenth of a
+// read's allocations). Each header gets a slice of it with no room to
+// grow, so an Add to one copies rather than overwriting its neighbour.
 func securityHeaders() echo.MiddlewareFunc {
+	keys := [...]string{"X-Content-Type-Options", "X-Frame-Options", "Content-Security-Policy", "Referrer-Policy"}
+	values := [...]string{"nosniff", "DENY", "frame-ancestors 'none'", "strict-origin-when-cross-origin"}
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c *echo.Context) error {
 			h := c.Response().Header()
-			h.Set("X-Content-Type-Options", "nosniff")
-			h.Set("X-Frame-Options", "DENY")
-			h.Set("Content-Security-Policy", "frame-ancestors 'none'")
-			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+			vs := values // a copy, this response's own
+			all := vs[:]
+			for i, k := range keys {
+				h[k] = all[i : i+1 : i+1]
+			}
 			return next(c)
 		}
 	}

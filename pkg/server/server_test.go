@@ -143,3 +143,39 @@ func TestAccessLogStatus(t *testing.T) {
 		t.Fatalf("access log:\n%s", out)
 	}
 }
+
+// TestSecurityHeadersStayPerResponse: every response carries the four
+// headers, and a handler that adds to one of them (their values share one
+// array) or even writes into one changes that header of its own response
+// only.
+func TestSecurityHeadersStayPerResponse(t *testing.T) {
+	t.Parallel()
+	cfg := configtest.New(t, nil)
+	e := server.New(server.Deps{Config: cfg, Log: slog.New(slog.DiscardHandler), Routes: func(e *echo.Echo) {
+		e.GET("/sandboxed", func(c *echo.Context) error {
+			h := c.Response().Header()
+			h.Add("X-Frame-Options", "SAMEORIGIN") // grows the slice just before Content-Security-Policy's
+			h.Values("Referrer-Policy")[0] = "unsafe-url"
+			if got := h.Values("Content-Security-Policy"); len(got) != 1 || got[0] != "frame-ancestors 'none'" {
+				t.Errorf("after adding to X-Frame-Options, Content-Security-Policy = %q", got)
+			}
+			return c.NoContent(http.StatusNoContent)
+		})
+		e.GET("/plain", func(c *echo.Context) error { return c.NoContent(http.StatusNoContent) })
+	}})
+	want := map[string]string{
+		"X-Content-Type-Options":  "nosniff",
+		"X-Frame-Options":         "DENY",
+		"Content-Security-Policy": "frame-ancestors 'none'",
+		"Referrer-Policy":         "strict-origin-when-cross-origin",
+	}
+	_ = do(e, "GET", "/sandboxed", nil)
+	for range 2 {
+		w := do(e, "GET", "/plain", nil)
+		for k, v := range want {
+			if got := w.Header().Values(k); len(got) != 1 || got[0] != v {
+				t.Errorf("%s = %q, want [%q]", k, got, v)
+			}
+		}
+	}
+}
