@@ -20,10 +20,17 @@ type Size struct {
 	// ListenEvery: a user listens to one in ListenEvery releases of the
 	// labels they follow.
 	ListenEvery int
+	// HiddenEvery: an admin has hidden one label in HiddenEvery (after
+	// members followed it and listened to it, as happens). Every member
+	// read tests rows against the hidden labels, so a dataset without any
+	// measures less than a real catalogue costs: the test once rescanned
+	// the hidden list per row, and nothing showed it (migration
+	// 20261128060000).
+	HiddenEvery int
 }
 
 // Large is the size the issue asks for.
-var Large = Size{Labels: 50_000, ReleasesPerLabel: 40, Users: 10_000, FollowsPerUser: 100, ListenEvery: 8}
+var Large = Size{Labels: 50_000, ReleasesPerLabel: 40, Users: 10_000, FollowsPerUser: 100, ListenEvery: 8, HiddenEvery: 1000}
 
 // step is one statement of the generator.
 type step struct {
@@ -72,6 +79,12 @@ var steps = []step{
 	              WHERE (r.id + abs(hashtext(f.user_id::text))) % $1 = 0
 	             ON CONFLICT DO NOTHING`,
 		func(s Size) []any { return []any{s.ListenEvery} }},
+	{"hidden", `INSERT INTO private.hidden_labels (label_id)
+	            SELECT l.id FROM (SELECT id, row_number() OVER (ORDER BY id) AS k FROM public.labels
+	                               WHERE label_url LIKE 'https://scale-label-%') AS l
+	             WHERE l.k % $1 = 0
+	            ON CONFLICT DO NOTHING`,
+		func(s Size) []any { return []any{s.HiddenEvery} }},
 }
 
 // growth adds releases to a dataset generated with fewer per label (for

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 func TestGenerateGrowAndReport(t *testing.T) {
 	ctx := context.Background()
 	db := pgtest.New(t)
-	small := Size{Labels: 40, ReleasesPerLabel: 5, Users: 6, FollowsPerUser: 4, ListenEvery: 2}
+	small := Size{Labels: 40, ReleasesPerLabel: 5, Users: 6, FollowsPerUser: 4, ListenEvery: 2, HiddenEvery: 2}
 	count := func(sql string) int64 {
 		t.Helper()
 		var n int64
@@ -44,6 +44,12 @@ func TestGenerateGrowAndReport(t *testing.T) {
 	firstListens := count(listens)
 	if firstListens == 0 {
 		t.Fatal("no listens generated")
+	}
+	if got := count(`SELECT count(*) FROM private.hidden_labels`); got != 20 {
+		t.Fatalf("hidden labels = %d; want 20 (one in 2 of 40)", got)
+	}
+	if got := count(`SELECT count(*) FROM public.user_follow_labels f JOIN private.hidden_labels h USING (label_id)`); got == 0 {
+		t.Fatal("no follow of a hidden label: the dataset should hide labels members follow")
 	}
 
 	grown := small
