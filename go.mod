@@ -2,6 +2,10 @@ module github.com/labelbase/labelbase
 
 go 1.26.8
 
+// npm ships Go files in some packages (flatted has a Go port); they are not
+// ours and `./...` should not list them.
+ignore ./frontend/node_modules
+
 require (
 	github.com/boombuler/barcode v1.1.0
 	github.com/coder/websocket v1.8.15
