@@ -2,14 +2,11 @@ package ingest
 
 import (
 	"context"
-	"io/fs"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/labelbase/labelbase/pkg/migrate"
 	"github.com/labelbase/labelbase/pkg/pgtest"
-	sqlfiles "github.com/labelbase/labelbase/sql"
 )
 
 // Migration 19 deletes the made-up releases the old parser stored (a label's
@@ -27,18 +24,7 @@ func TestMigrationDropsMadeUpReleases(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Back to just before 19.
-	ups, err := fs.Glob(sqlfiles.Migrations, "migrations/*.up.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	later := 0
-	for _, f := range ups {
-		n, _ := strconv.Atoi(strings.SplitN(strings.TrimPrefix(f, "migrations/"), "_", 2)[0])
-		if n >= 19 {
-			later++
-		}
-	}
-	if err := m.Steps(-later); err != nil {
+	if err := m.Steps(-pgtest.MigrationsFrom(t, 19)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.Pool.Exec(ctx, `

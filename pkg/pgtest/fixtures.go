@@ -3,10 +3,16 @@ package pgtest
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/crypto/bcrypt"
+
+	sqlfiles "github.com/labelbase/labelbase/sql"
 )
 
 // CreateInvite inserts a fresh single-use invite code and returns it.
@@ -45,4 +51,29 @@ func CreateUser(t testing.TB, pool *pgxpool.Pool, email, password string) string
 // UserClaims is the request.jwt.claims JSON of a signed-in user.
 func UserClaims(userID string) []byte {
 	return []byte(fmt.Sprintf(`{"sub":%q,"role":"authenticated","aud":"authenticated"}`, userID))
+}
+
+// MigrationsFrom counts the migrations whose version is version or later:
+// m.Steps(-MigrationsFrom(t, v)) takes a migrated database back to just
+// before v, however many migrations came after it.
+func MigrationsFrom(t testing.TB, version uint64) int {
+	t.Helper()
+	ups, err := fs.Glob(sqlfiles.Migrations, "migrations/*.up.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, f := range ups {
+		v, err := strconv.ParseUint(strings.SplitN(path.Base(f), "_", 2)[0], 10, 64)
+		if err != nil {
+			t.Fatalf("pgtest: migration %s: %v", f, err)
+		}
+		if v >= version {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatalf("pgtest: no migration %d or later", version)
+	}
+	return n
 }

@@ -180,7 +180,9 @@ func TestMigrateUpGivesSeedsSupabaseDefaults(t *testing.T) {
 			t.Errorf("storage.extension(%q) = %q %v, want %q", name, got, err, want)
 		}
 	}
-	if err := m.Steps(-1); err != nil {
+	// Down to just before the migration that set the defaults, however
+	// many came after it.
+	if err := m.Steps(-pgtest.MigrationsFrom(t, storageDefaultsVersion)); err != nil {
 		t.Fatal(err)
 	}
 	c = fresh()
@@ -190,3 +192,7 @@ func TestMigrateUpGivesSeedsSupabaseDefaults(t *testing.T) {
 		t.Fatalf("after down: search_path %q, extension %q, %v", path, ext, err)
 	}
 }
+
+// storageDefaultsVersion is the migration that gives the database
+// Supabase's default search_path and fixes storage.extension.
+const storageDefaultsVersion = 20261128023100
