@@ -1,4 +1,5 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { LIVE_TOPICS } from '@/config/constants'
 import { apiServer, rpc, setupApiServer } from '@/testing/api-server'
@@ -41,6 +42,42 @@ describe('Admin console, live', () => {
     expect(loads).toBe(2)
     view.unmount()
     expect(fakeLive.listening(LIVE_TOPICS.admin, 'changed')).toBe(0)
+  })
+
+  it('says a retry or a rejection succeeded even when the live queue drops its card first', async () => {
+    // The queue's trigger broadcasts when the procedure commits, before its HTTP answer is
+    // back: the reload can remove the card (and its mutation observer) before the answer.
+    let rows = [submission(1), submission(2)]
+    const answers: Array<() => void> = []
+    const held = async () => {
+      await new Promise<void>((resolve) => answers.push(resolve))
+      return HttpResponse.json(null)
+    }
+    apiServer.use(
+      rpc('admin_submissions', () => rows),
+      http.post('*/rest/v1/rpc/admin_retry_submission', held),
+      http.post('*/rest/v1/rpc/admin_reject_submission', held),
+    )
+    renderPage(<AdminPage />, '/admin?status=pending')
+    await waitFor(() => expect(fakeLive.listening(LIVE_TOPICS.admin, 'changed')).toBe(1))
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Retry https://sub1.bandcamp.com' }))
+    await waitFor(() => expect(answers).toHaveLength(1))
+    rows = [submission(2)]
+    fakeLive.emit(LIVE_TOPICS.admin, 'changed', { view: 'queue' })
+    await waitFor(() => expect(screen.queryByText('https://sub1.bandcamp.com')).toBeNull())
+    answers[0]()
+    expect(await screen.findByText(adminMessages.queue.retried)).toBeTruthy()
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reject https://sub2.bandcamp.com' }))
+    fireEvent.change(screen.getByLabelText(adminMessages.queue.reasonLabel), { target: { value: 'a shop' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Reject submission' }))
+    await waitFor(() => expect(answers).toHaveLength(2))
+    rows = []
+    fakeLive.emit(LIVE_TOPICS.admin, 'changed', { view: 'queue' })
+    await waitFor(() => expect(screen.queryByText('https://sub2.bandcamp.com')).toBeNull())
+    answers[1]()
+    expect(await screen.findByText(adminMessages.queue.rejected)).toBeTruthy()
   })
 
   it('reloads the crawl view when a crawl run starts or ends', async () => {

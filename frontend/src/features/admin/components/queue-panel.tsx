@@ -55,11 +55,22 @@ export function QueuePanel() {
 
 function SubmissionCard({ submission: s }: { submission: Submission }) {
   const toast = useToast()
-  const retry = useRetrySubmission()
-  const reject = useRejectSubmission()
   const [rejecting, setRejecting] = useState(false)
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState('')
+  // The outcome is told from the hooks' own callbacks, not from mutate()'s: the queue's live
+  // view reloads when the procedure commits, often before its answer is back, and the reload
+  // removes this card; mutate()'s callbacks die with the card, the hooks' run regardless.
+  const fail = (e: Error) => toast.error(errorMessage(e))
+  const retry = useRetrySubmission({ onSuccess: () => toast.success(adminMessages.queue.retried), onError: fail })
+  const reject = useRejectSubmission({
+    onSuccess: () => {
+      toast.success(adminMessages.queue.rejected)
+      setRejecting(false)
+      setReason('')
+    },
+    onError: fail,
+  })
   const status = s.status as SubmissionStatus
   const busy = retry.isPending || reject.isPending
   const reasonId = `reject-reason-${s.id}`
@@ -68,28 +79,14 @@ function SubmissionCard({ submission: s }: { submission: Submission }) {
     if (rejecting) document.getElementById(reasonId)?.focus()
   }, [rejecting, reasonId])
 
-  const onRetry = () =>
-    retry.mutate(s.id, {
-      onSuccess: () => toast.success(adminMessages.queue.retried),
-      onError: (e) => toast.error(errorMessage(e)),
-    })
+  const onRetry = () => retry.mutate(s.id)
   const onReject = (event: FormEvent) => {
     event.preventDefault()
     if (reason.trim() === '') {
       setReasonError(adminMessages.queue.reasonRequired)
       return
     }
-    reject.mutate(
-      { id: s.id, reason },
-      {
-        onSuccess: () => {
-          toast.success(adminMessages.queue.rejected)
-          setRejecting(false)
-          setReason('')
-        },
-        onError: (e) => toast.error(errorMessage(e)),
-      },
-    )
+    reject.mutate({ id: s.id, reason })
   }
 
   return (
