@@ -132,7 +132,7 @@ func (a *API) ReloadConfig(ctx context.Context) error {
 func (a *API) Reload(ctx context.Context) error {
 	start := time.Now()
 	c, err := schema.Load(ctx, a.pool, a.settings().Schemas)
-	if a.onReload != nil && (err == nil || ctx.Err() == nil) {
+	if a.onReload != nil && !cutShort(ctx, err) {
 		// A load cut short by shutdown counts as neither outcome.
 		a.onReload(err, time.Since(start))
 	}
@@ -233,12 +233,15 @@ func (a *API) reloadAll(ctx context.Context) {
 func (a *API) reloadFailed(ctx context.Context, msg string, err error) {
 	switch {
 	case err == nil:
-	case ctx.Err() != nil:
+	case cutShort(ctx, err):
 		a.log.Debug(msg+" (the gateway is stopping)", "err", err)
 	default:
 		a.log.Error(msg, "err", err)
 	}
 }
+
+// cutShort says whether a reload failed because the gateway is stopping.
+func cutShort(ctx context.Context, err error) bool { return err != nil && ctx.Err() != nil }
 
 // Listening is closed once Watch has subscribed to schema reloads (and
 // reloaded after subscribing): from then on a NOTIFY pgrst is not missed.
