@@ -59,8 +59,9 @@ func Defaults() Options {
 // Floor is the floor: the gateway's exact statement, prepared, on
 // connections whose role and claims were set once. The two other
 // references split the gap between the gateway and that floor in two:
-// HTTPFloor serves the same statement over HTTP (the same client, a bare
-// net/http handler on the floor's pool), so gateway/HTTPFloor is what the
+// HTTPFloor serves the same statement over HTTP (the same client sending
+// the gateway's own request, a bare net/http handler on the floor's pool
+// answering with the gateway's status), so gateway/HTTPFloor is what the
 // gateway itself costs beyond any HTTP service of this SQL; SetupFloor
 // sends the gateway's per-request setup statement (role, claims, request
 // settings — what RLS with a different user per request needs) and the
@@ -145,7 +146,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 		return nil, err
 	}
 	defer gw.close()
-	fl, err := openFloors(ctx, url, o.PoolSize, fx.user, client)
+	fl, err := openFloors(ctx, url, o.PoolSize, fx.user, gw.to)
 	if err != nil {
 		return nil, err
 	}

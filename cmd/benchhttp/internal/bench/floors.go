@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -20,18 +19,25 @@ type floors struct {
 	pools map[bool]*pgxpool.Pool
 	// setup switches role per transaction, as the gateway does, so it logs
 	// in like the gateway's pool (the owner here) without a session role.
-	setup     *pgxpool.Pool
-	current   atomic.Pointer[scenario]
-	http      *httptest.Server
-	fair      *httptest.Server
-	client    *http.Client
-	closeList []func()
+	setup   *pgxpool.Pool
+	current atomic.Pointer[scenario]
+	http    *httptest.Server
+	fair    *httptest.Server
+	// httpTo and fairTo send the HTTP floors the gateway's own request
+	// (method, path and query, apikey, bearer token, body, Prefer), so
+	// the client builds and the server reads the same bytes on every HTTP
+	// side: the floors differ from the gateway only in what they do with
+	// the request, not in what they are sent.
+	httpTo, fairTo target
+	closeList      []func()
 }
 
 // openFloors opens the floors' pools and starts their HTTP servers; close
 // releases whatever was opened, also after an error.
-func openFloors(ctx context.Context, url string, size int, user string, client *http.Client) (*floors, error) {
-	f := &floors{pools: map[bool]*pgxpool.Pool{}, client: client}
+// to is the gateway's target: the floors' requests carry the same apikey
+// and bearer token.
+func openFloors(ctx context.Context, url string, size int, user string, to target) (*floors, error) {
+	f := &floors{pools: map[bool]*pgxpool.Pool{}}
 	for _, member := range []bool{false, true} {
 		p, err := floorPool(ctx, url, size, member, user)
 		if err != nil {
@@ -62,6 +68,8 @@ func openFloors(ctx context.Context, url string, size int, user string, client *
 		return fairExec(ctx, f.setup, s.caller, s.sql, s.args)
 	})
 	f.closeList = append(f.closeList, f.http.Close, f.fair.Close)
+	f.httpTo, f.fairTo = to, to
+	f.httpTo.base, f.fairTo.base = f.http.URL, f.fair.URL
 	return f, nil
 }
 
@@ -72,16 +80,22 @@ func (f *floors) close() {
 	}
 }
 
-// serve starts a bare handler that runs the current scenario's statement
-// with exec and writes its JSON body.
+// serve starts a bare handler that reads the request's body, runs the
+// current scenario's statement with exec and writes its JSON body with
+// the status the gateway answers (200 when any 2xx will do).
 func (f *floors) serve(exec func(context.Context, *scenario) ([]byte, error)) *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := exec(r.Context(), f.current.Load())
+		_, _ = io.Copy(io.Discard, r.Body)
+		s := f.current.Load()
+		body, err := exec(r.Context(), s)
 		if err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
+		if s.status != 0 {
+			w.WriteHeader(s.status)
+		}
 		_, _ = w.Write(body)
 	}))
 }
@@ -94,26 +108,8 @@ func (f *floors) ops(ctx context.Context, s *scenario) []namedOp {
 	setupArgs := s.caller.SetupArgs()
 	return []namedOp{
 		{"floor", func() error { _, err := floorExec(ctx, floor, s.sql, s.args); return err }},
-		{"HTTP floor", func() error { return f.get(ctx, f.http.URL) }},
+		{"HTTP floor", f.httpTo.op(ctx, s)},
 		{"setup floor", func() error { return setupExec(ctx, f.setup, setupArgs, s.sql, s.args) }},
-		{"fair floor", func() error { return f.get(ctx, f.fair.URL) }},
+		{"fair floor", f.fairTo.op(ctx, s)},
 	}
-}
-
-// get is one request to an HTTP floor.
-func (f *floors) get(ctx context.Context, url string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return err
-	}
-	res, err := f.client.Do(req)
-	if err != nil {
-		return err
-	}
-	_, _ = io.Copy(io.Discard, res.Body)
-	res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return fmt.Errorf("http floor: status %d", res.StatusCode)
-	}
-	return nil
 }
