@@ -5,8 +5,10 @@ package mail
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"net/netip"
 	"strings"
 	"sync"
@@ -45,12 +47,18 @@ func New(cfg *config.Config) (Sender, *Inbox, error) {
 	return s, nil, err
 }
 
-// SMTP sends through a mail server with go-mail, which handles STARTTLS,
-// implicit TLS and the auth mechanisms servers offer.
+// SMTP sends through a mail server with go-mail, which handles STARTTLS
+// and the auth mechanisms servers offer. SMTP dials the connection itself
+// (see Send) and, on port 465, makes the TLS connection too.
 type SMTP struct {
 	from, name string
 	opts       []gomail.Option
 	host       string
+	// implicitTLS is port 465: TLS from the first byte, with tlsConfig.
+	implicitTLS bool
+	tlsConfig   *tls.Config
+	// dial opens the TCP connection (a net.Dialer's; tests redirect it).
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // NewSMTP checks cfg's SMTP settings. Port 465 means implicit TLS; other
@@ -60,16 +68,18 @@ func NewSMTP(cfg *config.Config) (*SMTP, error) {
 	if cfg.SMTPHost == "" || cfg.SMTPAdminEmail == "" {
 		return nil, errors.New("mail: SMTP_HOST and SMTP_ADMIN_EMAIL are required")
 	}
-	opts := []gomail.Option{gomail.WithPort(cfg.SMTPPort), gomail.WithTimeout(15 * time.Second)}
-	if cfg.SMTPPort == 465 {
-		opts = append(opts, gomail.WithSSL())
+	s := &SMTP{from: cfg.SMTPAdminEmail, name: cfg.SMTPSenderName, host: cfg.SMTPHost, implicitTLS: cfg.SMTPPort == 465,
+		tlsConfig: &tls.Config{ServerName: cfg.SMTPHost, MinVersion: tls.VersionTLS12}, dial: (&net.Dialer{}).DialContext}
+	s.opts = []gomail.Option{gomail.WithPort(cfg.SMTPPort), gomail.WithTimeout(15 * time.Second)}
+	if s.implicitTLS {
+		s.opts = append(s.opts, gomail.WithSSL())
 	} else {
-		opts = append(opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
+		s.opts = append(s.opts, gomail.WithTLSPolicy(gomail.TLSOpportunistic))
 	}
 	if cfg.SMTPUser != "" {
-		opts = append(opts, authOption(cfg.SMTPHost), gomail.WithUsername(cfg.SMTPUser), gomail.WithPassword(cfg.SMTPPass))
+		s.opts = append(s.opts, authOption(cfg.SMTPHost, s.implicitTLS), gomail.WithUsername(cfg.SMTPUser), gomail.WithPassword(cfg.SMTPPass))
 	}
-	return &SMTP{from: cfg.SMTPAdminEmail, name: cfg.SMTPSenderName, opts: opts, host: cfg.SMTPHost}, nil
+	return s, nil
 }
 
 // Send delivers m on a new connection; recovery mail is rare enough that a
@@ -87,11 +97,28 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 	if m.HTML != "" {
 		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
 	}
-	c, err := gomail.NewClient(s.host, s.opts...)
+	// go-mail closes the connection with QUIT after a send, but when the
+	// greeting, STARTTLS or the login fails it returns the error and drops
+	// the connection it dialled, which then stayed open until the garbage
+	// collector found it. So the connection is dialled here, kept, and
+	// closed after every Send (again, harmlessly, after a QUIT).
+	var conn net.Conn
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := s.connect(ctx, network, addr)
+		if err == nil {
+			conn = c
+		}
+		return c, err
+	}
+	c, err := gomail.NewClient(s.host, append(s.opts[:len(s.opts):len(s.opts)], gomail.WithDialContextFunc(dial))...)
 	if err != nil {
 		return fmt.Errorf("mail: client: %w", err)
 	}
-	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
+	err = c.DialAndSendWithContext(ctx, msg)
+	if conn != nil {
+		_ = conn.Close()
+	}
+	if err != nil {
 		if errors.Is(err, gomail.ErrNoSupportedAuthDiscovered) {
 			return fmt.Errorf("mail: %s offers no login mechanism that is safe without TLS; "+
 				"enable STARTTLS on the server, use SMTP_PORT=465 (implicit TLS), or leave SMTP_USER empty "+
@@ -102,6 +129,24 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 	return nil
 }
 
+// connect opens the connection go-mail talks SMTP over. With a dial
+// function of its own go-mail no longer makes the TLS connection for port
+// 465, so it is made here, with the certificate checked against SMTP_HOST
+// as go-mail did (its WithSSL, still set, now only keeps it from trying
+// STARTTLS inside the TLS connection).
+func (s *SMTP) connect(ctx context.Context, network, addr string) (net.Conn, error) {
+	raw, err := s.dial(ctx, network, addr)
+	if err != nil || !s.implicitTLS {
+		return raw, err
+	}
+	tc := tls.Client(raw, s.tlsConfig)
+	if err := tc.HandshakeContext(ctx); err != nil {
+		raw.Close()
+		return nil, err
+	}
+	return tc, nil
+}
+
 // authOption picks how to log in. A relay on this machine (a local
 // Postfix, a Mailpit in development) often offers only PLAIN or LOGIN
 // without TLS; go-mail's autodiscovery refuses those on a plain
@@ -109,8 +154,16 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 // loopback host the password never leaves the machine, so PLAIN and LOGIN
 // are allowed there without TLS, after the challenge-response mechanisms.
 // Any other host keeps autodiscovery, which sends a password in the clear
-// never.
-func authOption(host string) gomail.Option {
+// never. On port 465 the connection is TLS (made by connect, which go-mail
+// cannot tell apart from a plain one, so its autodiscovery would refuse
+// PLAIN and LOGIN there): the mechanisms are autodiscovery's own list for
+// an encrypted connection, whose PLAIN and LOGIN still check for TLS.
+func authOption(host string, implicitTLS bool) gomail.Option {
+	if implicitTLS {
+		return gomail.WithOpportunisticSMTPAuth(gomail.SMTPAuthSCRAMSHA256PLUS, gomail.SMTPAuthSCRAMSHA256,
+			gomail.SMTPAuthSCRAMSHA1PLUS, gomail.SMTPAuthSCRAMSHA1, gomail.SMTPAuthNTLM, gomail.SMTPAuthCramMD5,
+			gomail.SMTPAuthPlain, gomail.SMTPAuthLogin)
+	}
 	if !isLoopback(host) {
 		return gomail.WithSMTPAuth(gomail.SMTPAuthAutoDiscover)
 	}
