@@ -4,7 +4,11 @@ package migrate
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
+	"path"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/golang-migrate/migrate/v4"
@@ -98,16 +102,28 @@ func (m *Migrator) Close() error {
 
 // Latest is the highest migration version embedded in the binary.
 func Latest() (uint, error) {
-	entries, err := sqlfiles.Migrations.ReadDir("migrations")
-	if err != nil {
+	vs, err := Versions()
+	if err != nil || len(vs) == 0 {
 		return 0, err
 	}
-	var latest uint
-	for _, e := range entries {
-		var v uint
-		if _, err := fmt.Sscanf(strings.SplitN(e.Name(), "_", 2)[0], "%d", &v); err == nil && v > latest {
-			latest = v
-		}
+	return uint(vs[len(vs)-1]), nil
+}
+
+// Versions are the versions of the migrations embedded in the binary, in
+// ascending order: the number before the first "_" of each *.up.sql file.
+func Versions() ([]uint64, error) {
+	ups, err := fs.Glob(sqlfiles.Migrations, "migrations/*.up.sql")
+	if err != nil {
+		return nil, err
 	}
-	return latest, nil
+	vs := make([]uint64, 0, len(ups))
+	for _, f := range ups {
+		v, err := strconv.ParseUint(strings.SplitN(path.Base(f), "_", 2)[0], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("migrate: %s has no version: %w", f, err)
+		}
+		vs = append(vs, v)
+	}
+	slices.Sort(vs)
+	return vs, nil
 }

@@ -52,7 +52,23 @@ func TestUpDownUp(t *testing.T) {
 		t.Fatalf("after up: %d tables, %d public functions; want the app and auth schema", tables, funcs)
 	}
 
+	// Versions are the steps golang-migrate takes: stepping back over all
+	// but the first lands on the first.
+	vs, err := migrate.Versions()
+	if err != nil || len(vs) < 2 {
+		t.Fatalf("Versions() = %v, %v", vs, err)
+	}
+	if err := m.Steps(-(len(vs) - 1)); err != nil {
+		t.Fatal(err)
+	}
+	if v, _, err := m.Version(); err != nil || uint64(v) != vs[0] {
+		t.Fatalf("after %d steps down: version %d, %v; want %d", len(vs)-1, v, err, vs[0])
+	}
+
 	// Up on an up-to-date database is a no-op.
+	if err := m.Up(); err != nil {
+		t.Fatalf("up after the steps down: %v", err)
+	}
 	if err := m.Up(); err != nil {
 		t.Fatalf("second up: %v", err)
 	}

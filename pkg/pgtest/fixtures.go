@@ -3,16 +3,13 @@ package pgtest
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"path"
-	"strconv"
-	"strings"
+	"slices"
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/crypto/bcrypt"
 
-	sqlfiles "github.com/labelbase/labelbase/sql"
+	"github.com/labelbase/labelbase/pkg/migrate"
 )
 
 // CreateInvite inserts a fresh single-use invite code and returns it.
@@ -58,22 +55,13 @@ func UserClaims(userID string) []byte {
 // before v, however many migrations came after it.
 func MigrationsFrom(t testing.TB, version uint64) int {
 	t.Helper()
-	ups, err := fs.Glob(sqlfiles.Migrations, "migrations/*.up.sql")
+	vs, err := migrate.Versions()
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, f := range ups {
-		v, err := strconv.ParseUint(strings.SplitN(path.Base(f), "_", 2)[0], 10, 64)
-		if err != nil {
-			t.Fatalf("pgtest: migration %s: %v", f, err)
-		}
-		if v >= version {
-			n++
-		}
-	}
-	if n == 0 {
+	i, _ := slices.BinarySearch(vs, version)
+	if i == len(vs) {
 		t.Fatalf("pgtest: no migration %d or later", version)
 	}
-	return n
+	return len(vs) - i
 }
