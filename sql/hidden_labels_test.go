@@ -103,13 +103,9 @@ func TestHiddenLabelTestsAreHashed(t *testing.T) {
 // explain is EXPLAIN's text for sql, one line per plan line.
 func explain(ctx context.Context, t *testing.T, tx pgx.Tx, sql string) string {
 	t.Helper()
-	rows, err := tx.Query(ctx, "EXPLAIN "+sql)
+	rows, _ := tx.Query(ctx, "EXPLAIN "+sql)
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		t.Fatalf("explain %s: %v", sql, err)
-	}
-	var lines []string
-	var line string
-	if _, err := pgx.ForEachRow(rows, []any{&line}, func() error { lines = append(lines, line); return nil }); err != nil {
 		t.Fatalf("explain %s: %v", sql, err)
 	}
 	return strings.Join(lines, "\n")
