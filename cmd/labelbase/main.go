@@ -25,6 +25,7 @@ import (
 	"syscall"
 
 	"github.com/labelbase/labelbase/pkg/requestid"
+	"github.com/labelbase/labelbase/pkg/server"
 	"github.com/labelbase/labelbase/pkg/version"
 )
 
@@ -102,12 +103,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(stdout, text)
 		return nil
 	}
-	log := newLogger(stderr, os.Getenv("LOG_LEVEL"), os.Getenv("LOG_FORMAT"))
+	out := server.NewLogOutput(stderr)
+	log := newLogger(out, os.Getenv("LOG_LEVEL"), os.Getenv("LOG_FORMAT"))
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "dev":
 		return runDev(ctx, rest, stdout, log)
 	case "serve":
-		return runServe(ctx, rest, log)
+		return runServe(ctx, rest, log, out)
 	case "migrate":
 		return runMigrate(ctx, rest, stdout, log)
 	case "invite":

@@ -24,7 +24,9 @@ func loadConfig() (*config.Config, error) {
 	return config.Load(os.Getenv)
 }
 
-func runServe(ctx context.Context, args []string, log *slog.Logger) error {
+// runServe serves in production. out is the stream log writes to: the
+// access log batches its lines into it.
+func runServe(ctx context.Context, args []string, log *slog.Logger, out *server.LogOutput) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	doMigrate := fs.Bool("migrate", true, "apply pending migrations before serving")
@@ -41,7 +43,7 @@ func runServe(ctx context.Context, args []string, log *slog.Logger) error {
 			return err
 		}
 	}
-	return serve(ctx, cfg, log, nil)
+	return serve(ctx, cfg, log, nil, app.WithLogOutput(out))
 }
 
 // serve runs the gateway until ctx ends. SIGUSR1 reloads the REST schema

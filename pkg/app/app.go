@@ -107,7 +107,7 @@ func New(ctx context.Context, cfg *config.Config, log *slog.Logger, opts ...Opti
 		return nil, err
 	}
 	web, built := frontend.Files()
-	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue)
+	accessLog := server.NewAccessLog(log, server.DefaultAccessLogQueue, o.logOutput)
 	requestLog := requestLogFor(o)
 	h := server.New(server.Deps{
 		Config: cfg,
@@ -253,13 +253,20 @@ func (a *App) Close() {
 }
 
 // Option adjusts an App for a harness or for `labelbase dev`; serve
-// passes none.
+// passes only WithLogOutput.
 type Option func(*options)
 
 type options struct {
 	observe       func(sql string, args [][]byte, caller db.Caller)
 	quietRequests bool
 	changes       realtime.ChangeSource
+	logOutput     *server.LogOutput
+}
+
+// WithLogOutput tells the app that log writes to out, so the access log
+// can write its queued lines to it in one write (server.LogOutput).
+func WithLogOutput(out *server.LogOutput) Option {
+	return func(o *options) { o.logOutput = out }
 }
 
 // WithChangeSource serves postgres_changes from src instead of the

@@ -17,8 +17,12 @@ import (
 // synchronous log had anyway, and a slow sink stays visible as latency
 // rather than hidden as a counter. Close drains the queue, so a clean
 // shutdown loses no line.
+//
+// With the process's LogOutput the writer holds it while it writes every
+// line already queued, so a burst reaches the stream in one write.
 type AccessLog struct {
 	h    slog.Handler
+	out  *LogOutput // nil: one write per line
 	q    chan slog.Record
 	done chan struct{}
 
@@ -31,12 +35,13 @@ type AccessLog struct {
 const DefaultAccessLogQueue = 4096
 
 // NewAccessLog starts the writer for log's handler with a queue of size
-// lines. Call Close once the HTTP server has stopped.
-func NewAccessLog(log *slog.Logger, size int) *AccessLog {
+// lines. out is the stream log writes to, if it is a LogOutput, else nil.
+// Call Close once the HTTP server has stopped.
+func NewAccessLog(log *slog.Logger, size int, out *LogOutput) *AccessLog {
 	if size < 1 {
 		size = 1
 	}
-	a := &AccessLog{h: log.Handler(), q: make(chan slog.Record, size), done: make(chan struct{})}
+	a := &AccessLog{h: log.Handler(), out: out, q: make(chan slog.Record, size), done: make(chan struct{})}
 	go a.run()
 	return a
 }
@@ -44,7 +49,18 @@ func NewAccessLog(log *slog.Logger, size int) *AccessLog {
 func (a *AccessLog) run() {
 	defer close(a.done)
 	for r := range a.q {
+		a.out.hold()
 		_ = a.h.Handle(context.Background(), r)
+		// The lines queued meanwhile, up to a queue's worth so a
+		// steady flood still flushes.
+		for n := len(a.q); n > 0; n-- {
+			r, ok := <-a.q
+			if !ok {
+				break
+			}
+			_ = a.h.Handle(context.Background(), r)
+		}
+		a.out.release()
 	}
 }
 

@@ -255,7 +255,7 @@ func TestAccessLogFlushesOnClose(t *testing.T) {
 		return buf.Write(p)
 	}), nil))
 	// A queue much smaller than the number of lines: producers must wait, not drop.
-	al := server.NewAccessLog(log, 8)
+	al := server.NewAccessLog(log, 8, nil)
 	_, cfg := compressServer(t, nil)
 	e := server.New(server.Deps{Config: cfg, Log: log, AccessLog: al, REST: func(g *echo.Group) {
 		g.GET("/big", func(c *echo.Context) error { return c.JSON(http.StatusOK, rows(50)) })
