@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -37,6 +38,7 @@ func runServe(ctx context.Context, args []string, log *slog.Logger, out *server.
 	if err != nil {
 		return err
 	}
+	tuneGC(os.LookupEnv)
 	if *doMigrate {
 		// Migrations take a session-level lock: never through a pooler.
 		if err := migrateUp(cfg.DirectOrPrimary(), log); err != nil {
@@ -44,6 +46,27 @@ func runServe(ctx context.Context, args []string, log *slog.Logger, out *server.
 		}
 	}
 	return serve(ctx, cfg, log, nil, app.WithLogOutput(out))
+}
+
+// gcPercent is the garbage collector's target for `serve` when the
+// environment does not set GOGC. The gateway keeps little alive (about
+// 5 MB under load: schema cache, pools, metrics) and allocates ~13 KB per
+// request, so at Go's default of 100 it collected every ~450 requests,
+// and collecting was 5-6.5 % of its CPU in profiles of member PK reads.
+// At 400 it collects a quarter as often, 2.6-2.8 % of its CPU, and the
+// heap's target is about 23 MB instead of 9 (docs/performance.md). GOGC in
+// the environment, a number or off, is the Go runtime's own setting and
+// wins; GOMEMLIMIT caps the heap either way.
+const gcPercent = 400
+
+// tuneGC sets gcPercent unless lookup finds GOGC, and reports whether it
+// did.
+func tuneGC(lookup func(string) (string, bool)) bool {
+	if _, set := lookup("GOGC"); set {
+		return false
+	}
+	debug.SetGCPercent(gcPercent)
+	return true
 }
 
 // serve runs the gateway until ctx ends. SIGUSR1 reloads the REST schema

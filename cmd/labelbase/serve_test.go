@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -108,5 +109,26 @@ func TestServeOperability(t *testing.T) {
 	err = serve(ctx2, cfg, newLogger(&logtest.Buffer{}, "info", "json"), nil)
 	if err == nil || !strings.Contains(err.Error(), "admin listener") {
 		t.Errorf("serve with a taken admin address: %v", err)
+	}
+}
+
+// serve raises the collector's target only when the operator has not set
+// GOGC: the runtime's own variable wins, whatever its value.
+func TestTuneGCLeavesAnOperatorsGOGC(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(prev)
+	unset := func(string) (string, bool) { return "", false }
+	if !tuneGC(unset) {
+		t.Fatal("GOGC unset: tuneGC reports it left the target")
+	}
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("GOGC unset: target %d, want %d", got, gcPercent)
+	}
+	set := func(k string) (string, bool) { return "50", k == "GOGC" }
+	if tuneGC(set) {
+		t.Error("GOGC=50: tuneGC reports it set the target")
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC=50: target changed to %d", got)
 	}
 }
