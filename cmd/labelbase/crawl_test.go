@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -155,12 +156,19 @@ func TestRunCrawlOnceInExecMode(t *testing.T) {
 		"https://northmoor.bandcamp.com", user); err != nil {
 		t.Fatal(err)
 	}
+	direct, err := url.Parse(db.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := direct.Query()
+	q.Set("connect_timeout", "7")
+	direct.RawQuery = q.Encode()
 	cfg := configtest.New(t, map[string]string{"DATABASE_URL": db.URL, "BANDCAMP_UPSTREAM": fake.URL,
 		"CRAWL_USER_AGENT": "LabelbaseTest/1.0 (+crawl command)", "CRAWL_REQUEST_INTERVAL": "0s",
 		"DB_PREPARED_STATEMENTS": "false",
 		// The direct URL differs from DATABASE_URL by a setting the test
 		// can see on the pool made from it.
-		"DATABASE_DIRECT_URL": db.URL + "&connect_timeout=7", "REST_DATABASE_URL": "postgres://authenticator@127.0.0.1:1/unused"})
+		"DATABASE_DIRECT_URL": direct.String(), "REST_DATABASE_URL": "postgres://authenticator@127.0.0.1:1/unused"})
 	log := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 	pool, lockPool, err := crawlPools(ctx, cfg)
 	if err != nil {
