@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/labelbase/labelbase/cmd/benchhttp/internal/bench"
 )
@@ -33,6 +34,18 @@ func main() {
 		return err
 	})
 	flag.StringVar(&o.PrestBinary, "prest-bin", "", "with -peer prest: a prestd of the pinned version to use instead of the cached build")
+	flag.StringVar(&o.GatewayBinary, "gateway-bin", "", "with -peer: a labelbase binary to measure instead of building this tree")
+	flag.Func("gateway-env", "with -peer: KEY=VALUE added to the gateway process's environment (repeatable)", func(s string) error {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("want KEY=VALUE, got %q", s)
+		}
+		if o.GatewayEnv == nil {
+			o.GatewayEnv = map[string]string{}
+		}
+		o.GatewayEnv[k] = v
+		return nil
+	})
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run here")
 	flag.Parse()
 	if *cpuprofile != "" {

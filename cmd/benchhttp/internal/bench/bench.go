@@ -32,10 +32,15 @@ type Options struct {
 	// Peer, when set ("prest"), runs RunPeer: the gateway as its own
 	// process against that server, at each of WorkersList client
 	// connections. PrestBinary is a prestd to use instead of the cached
-	// build.
-	Peer        string
-	WorkersList []int
-	PrestBinary string
+	// build; GatewayBinary a labelbase to use instead of building this
+	// tree (a before/after comparison runs an older build).
+	Peer          string
+	WorkersList   []int
+	PrestBinary   string
+	GatewayBinary string
+	// GatewayEnv, with Peer, adds to the gateway process's environment
+	// (a setting, or the Go runtime's GOGC) to measure its effect.
+	GatewayEnv map[string]string
 	// GatewayAdmin, with Peer, opens the gateway process's admin listener
 	// on this address with Go's profiler (ADMIN_PPROF), so a run can be
 	// profiled from outside: go tool pprof http://ADDR/debug/pprof/profile.

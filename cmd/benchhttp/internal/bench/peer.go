@@ -142,22 +142,25 @@ func childEnv(settings map[string]string) []string {
 	return env
 }
 
-// buildGateway compiles cmd/labelbase from this tree into dir, as the
-// Taskfile builds it (GOWORK=off), and returns the binary's path and the
-// line `labelbase version` prints for it.
-func buildGateway(ctx context.Context, dir string) (string, string, error) {
-	bin := filepath.Join(dir, "labelbase")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/labelbase/labelbase/cmd/labelbase")
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", "", fmt.Errorf("bench: building cmd/labelbase (run from inside the repository): %w\n%s", err, out)
+// gatewayBinary compiles cmd/labelbase from this tree into dir, as the
+// Taskfile builds it (GOWORK=off), or takes bin when it is set, and returns
+// the binary's path and the line `labelbase version` prints for it.
+func gatewayBinary(ctx context.Context, bin, dir string) (string, string, error) {
+	built := bin == ""
+	if built {
+		bin = filepath.Join(dir, "labelbase")
+		cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/labelbase/labelbase/cmd/labelbase")
+		cmd.Env = append(os.Environ(), "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "", fmt.Errorf("bench: building cmd/labelbase (run from inside the repository): %w\n%s", err, out)
+		}
 	}
 	out, err := exec.CommandContext(ctx, bin, "version").Output()
 	if err != nil {
-		return "", "", fmt.Errorf("bench: labelbase version: %w", err)
+		return "", "", fmt.Errorf("bench: %s version: %w", bin, err)
 	}
 	version := strings.TrimSpace(string(out))
-	if strings.Contains(version, "revision unknown") {
+	if built && strings.Contains(version, "revision unknown") {
 		version += treeRevision(ctx)
 	}
 	return bin, version, nil
@@ -196,6 +199,9 @@ func startGatewayProcess(ctx context.Context, o Options, bin, url, user, dir str
 	})
 	if o.GatewayAdmin != "" {
 		settings["ADMIN_LISTEN_ADDR"], settings["ADMIN_PPROF"] = o.GatewayAdmin, "true"
+	}
+	for k, v := range o.GatewayEnv {
+		settings[k] = v
 	}
 	// The same settings give the anon key the process derives from
 	// JWT_SECRET.

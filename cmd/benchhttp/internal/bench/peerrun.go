@@ -110,7 +110,8 @@ func selectedPairs(o Options, fx *fixture, url string) ([]pair, error) {
 	return slices.DeleteFunc(all, func(p pair) bool { return o.Only != "" && !strings.Contains(p.name, o.Only) }), nil
 }
 
-// startPeers builds the gateway from this tree and starts it and pREST,
+// startPeers builds the gateway from this tree (or takes
+// o.GatewayBinary) and starts it and pREST,
 // both on url with o.PoolSize connections, behind one HTTP client sized for
 // the largest connection count.
 func startPeers(ctx context.Context, o Options, prestBin, url, user string) (*peers, error) {
@@ -119,7 +120,7 @@ func startPeers(ctx context.Context, o Options, prestBin, url, user string) (*pe
 		return nil, err
 	}
 	ps := &peers{dir: dir}
-	lbBin, version, err := buildGateway(ctx, dir)
+	lbBin, version, err := gatewayBinary(ctx, o.GatewayBinary, dir)
 	if err != nil {
 		ps.close()
 		return nil, err
