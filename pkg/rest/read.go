@@ -10,13 +10,13 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, req *query.Request) error {
+func (a *API) read(c *echo.Context, rc *reqCtx, t *schema.Table, pairs []query.Pair, req *query.Request) error {
 	off, lim, err := page(req.Root(), rc.r.Header, true, rc.set.MaxRows)
 	if err != nil {
 		return err
 	}
 	o := query.ReadOpts{Count: rc.prefs.count != "", Planned: rc.prefs.count == "planned", EstimateAbove: rc.estimateAbove(), Head: rc.r.Method == http.MethodHead, StripNulls: rc.strip, Format: rc.format(), Limit: lim, Offset: &off}
-	st, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
+	st, err := a.readStatement(rc, t, pairs, req, o)
 	if err != nil {
 		return err
 	}

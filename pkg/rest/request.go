@@ -147,7 +147,7 @@ func (a *API) table(c *echo.Context) error {
 	}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		return a.read(c, rc, t, req)
+		return a.read(c, rc, t, pairs, req)
 	case http.MethodPost:
 		return a.insert(c, rc, t, req)
 	case http.MethodPatch:

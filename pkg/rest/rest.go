@@ -70,6 +70,9 @@ type API struct {
 	// gucWriters holds the texts of write statements seen to set response
 	// GUCs (see gucGuardSQL); a schema reload forgets them.
 	gucWriters textSet
+	// shapes holds the SQL of reads per request shape (shapes.go); a
+	// schema reload forgets them.
+	shapes readShapes
 	// listening is closed once Watch has subscribed to pgrst and reloaded.
 	listening     chan struct{}
 	listeningOnce sync.Once
@@ -142,6 +145,7 @@ func (a *API) Reload(ctx context.Context) error {
 	a.cache.Store(c)
 	a.gen.Add(1)
 	a.gucWriters.clear()
+	a.shapes.clear()
 	a.log.Info("schema cache loaded", "tables", len(c.Tables), "functions", len(c.Funcs),
 		"duration_ms", time.Since(start).Milliseconds())
 	return nil

@@ -1,0 +1,232 @@
+package rest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/labelbase/labelbase/pkg/rest/query"
+	"github.com/labelbase/labelbase/pkg/rest/schema"
+)
+
+// readShapes remembers the SQL of a read per request shape: the query
+// string with the value of every plain comparison (col=eq.5, not.lt., …)
+// taken out, and everything else the builder reads (schema cache, table,
+// settings, page, count, format). Requests of one shape differ only in
+// those values, which the builder binds verbatim as parameters, so a
+// remembered shape gives the statement by putting the request's values in
+// place of the first request's: building a read's SQL was ~8 % of the
+// gateway's CPU on member PK reads (docs/performance.md), looking it up
+// is a map access.
+//
+// A shape is remembered only once it has shown that: its first request is
+// built twice, once as sent and once with an unguessable marker in place
+// of each taken-out value, and the two must give the same SQL, every
+// parameter must be exactly a marker or hold none, and the markers
+// replaced by the request's values must give exactly the parameters built
+// from them. A shape that fails is remembered as such and always built.
+// Like textSet, the map empties itself when full: clients choose shapes.
+type readShapes struct {
+	mu sync.RWMutex
+	m  map[shapeKey]*shape
+}
+
+const maxShapes = 1024
+
+// clear forgets every shape (a schema reload).
+func (r *readShapes) clear() {
+	r.mu.Lock()
+	r.m = nil
+	r.mu.Unlock()
+}
+
+// shapeKey is everything a read's SQL depends on. sc is the schema cache
+// the SQL was built against: after a reload no old shape is found.
+type shapeKey struct {
+	sc      *schema.Cache
+	table   *schema.Table
+	agg     bool
+	maxRows int64
+	opts    shapeOpts
+	query   string
+}
+
+// shapeOpts is query.ReadOpts without pointers.
+type shapeOpts struct {
+	count, planned, head, strip bool
+	format                      query.Format
+	estimateAbove               int64
+	hasLimit                    bool
+	limit, offset               int64
+}
+
+// shape is a remembered read: its SQL and, per parameter, the index of
+// the request value it is (-1: a constant, kept from the first build).
+// sql == "" marks a shape that is always built.
+type shape struct {
+	st    query.Statement
+	slots []int
+}
+
+// shapeMarker prefixes the markers of the test build: random per process,
+// so no request can contain one (a request that does is not remembered).
+var shapeMarker = func() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b)
+	return "\x01lb" + hex.EncodeToString(b) + ":"
+}()
+
+// comparisonOps are the operators whose value the builder binds as it is
+// sent (filterSQL's opCompare without (any)/(all)).
+var comparisonOps = []string{"eq.", "neq.", "gt.", "gte.", "lt.", "lte."}
+
+// notFilters are the parameters that are never a column's filter.
+var notFilters = map[string]bool{"select": true, "order": true, "limit": true, "offset": true,
+	"columns": true, "on_conflict": true, "or": true, "and": true, "not.or": true, "not.and": true}
+
+// shapeOf splits pairs into the shape's query text and the values taken
+// out of it, in order. The text gives every key and value with its length
+// first, so no two different queries share one. ok is false when the query
+// holds a marker.
+func shapeOf(pairs []query.Pair) (text string, values []string, ok bool) {
+	var b []byte
+	for _, p := range pairs {
+		b = strconv.AppendInt(b, int64(len(p.Key)), 10)
+		b = append(b, ':')
+		b = append(b, p.Key...)
+		v := p.Value
+		if n := comparisonPrefix(p); n > 0 {
+			values = append(values, v[n:])
+			v = v[:n] // the operator; its value is a parameter
+			b = append(b, '?')
+		}
+		b = strconv.AppendInt(b, int64(len(v)), 10)
+		b = append(b, ':')
+		b = append(b, v...)
+	}
+	text = string(b)
+	return text, values, !strings.Contains(text, shapeMarker) && !slices.ContainsFunc(values, func(v string) bool {
+		return strings.Contains(v, shapeMarker)
+	})
+}
+
+// comparisonPrefix is the length of "[not.]op." when p is a plain
+// comparison of a column, else 0.
+func comparisonPrefix(p query.Pair) int {
+	if notFilters[p.Key] || strings.HasSuffix(p.Key, ".or") || strings.HasSuffix(p.Key, ".and") {
+		return 0
+	}
+	v, n := p.Value, 0
+	if strings.HasPrefix(v, "not.") {
+		v, n = v[4:], 4
+	}
+	for _, op := range comparisonOps {
+		if strings.HasPrefix(v, op) {
+			return n + len(op)
+		}
+	}
+	return 0
+}
+
+func keyOpts(o query.ReadOpts) shapeOpts {
+	k := shapeOpts{count: o.Count, planned: o.Planned, head: o.Head, strip: o.StripNulls,
+		format: o.Format, estimateAbove: o.EstimateAbove}
+	if o.Limit != nil {
+		k.hasLimit, k.limit = true, *o.Limit
+	}
+	if o.Offset != nil {
+		k.offset = *o.Offset
+	}
+	return k
+}
+
+// readStatement is the statement of a read of t: a remembered shape's,
+// or built (and its shape tried).
+func (a *API) readStatement(rc *reqCtx, t *schema.Table, pairs []query.Pair, req *query.Request, o query.ReadOpts) (*query.Statement, error) {
+	text, values, ok := shapeOf(pairs)
+	if !ok {
+		return a.builder(rc).Read(query.Target{Table: t}, req, o)
+	}
+	k := shapeKey{sc: rc.sc, table: t, agg: rc.set.Aggregates, maxRows: rc.set.MaxRows, opts: keyOpts(o), query: text}
+	a.shapes.mu.RLock()
+	s := a.shapes.m[k]
+	a.shapes.mu.RUnlock()
+	if s != nil {
+		if s.st.SQL == "" {
+			return a.builder(rc).Read(query.Target{Table: t}, req, o)
+		}
+		return s.fill(values), nil
+	}
+	st, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
+	if err != nil {
+		return nil, err
+	}
+	s = a.learnShape(rc, t, pairs, o, st, values)
+	a.shapes.mu.Lock()
+	if a.shapes.m == nil || len(a.shapes.m) >= maxShapes {
+		a.shapes.m = map[shapeKey]*shape{}
+	}
+	a.shapes.m[k] = s
+	a.shapes.mu.Unlock()
+	return st, nil
+}
+
+// learnShape builds the read again with markers for values and returns
+// the shape if it reproduces st exactly, else the always-built shape.
+func (a *API) learnShape(rc *reqCtx, t *schema.Table, pairs []query.Pair, o query.ReadOpts, st *query.Statement, values []string) *shape {
+	never := &shape{}
+	marked := make([]query.Pair, len(pairs))
+	n := 0
+	for i, p := range pairs {
+		marked[i] = p
+		if c := comparisonPrefix(p); c > 0 {
+			marked[i].Value = p.Value[:c] + shapeMarker + strconv.Itoa(n)
+			n++
+		}
+	}
+	req, err := query.Parse(marked, nil)
+	if err != nil {
+		return never
+	}
+	mst, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
+	if err != nil || mst.SQL != st.SQL || mst.CountSQL != st.CountSQL || strings.Contains(mst.SQL, shapeMarker) ||
+		strings.Contains(mst.CountSQL, shapeMarker) || len(mst.Args) != len(st.Args) {
+		return never
+	}
+	s := &shape{st: *mst, slots: make([]int, len(mst.Args))}
+	for i, arg := range mst.Args {
+		s.slots[i] = -1
+		if arg == nil || !strings.Contains(*arg, shapeMarker) {
+			continue
+		}
+		idx, err := strconv.Atoi(strings.TrimPrefix(*arg, shapeMarker))
+		if err != nil || idx < 0 || idx >= len(values) {
+			return never // a marker inside a longer value: not bound verbatim
+		}
+		s.slots[i] = idx
+	}
+	got := s.fill(values)
+	for i := range got.Args {
+		if (got.Args[i] == nil) != (st.Args[i] == nil) || (got.Args[i] != nil && *got.Args[i] != *st.Args[i]) {
+			return never
+		}
+	}
+	return s
+}
+
+// fill is the shape's statement with values as its parameters.
+func (s *shape) fill(values []string) *query.Statement {
+	st := s.st
+	st.Args = make([]*string, len(s.slots))
+	for i, slot := range s.slots {
+		if slot < 0 {
+			st.Args[i] = s.st.Args[i]
+		} else {
+			st.Args[i] = &values[slot]
+		}
+	}
+	return &st
+}
