@@ -152,7 +152,11 @@ func (b *Bus) listen(ctx context.Context) error {
 				return err
 			}
 		}
-		// Wait for a notification, a new channel, or the sweep's turn.
+		// Take notifications until a new channel or the sweep's turn
+		// ends the round. One context per round, not per notification:
+		// its timer and goroutine were most of the bus's cost under a
+		// stream of notifications (one per insert of a table whose
+		// trigger broadcasts).
 		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		go func() {
 			select {
@@ -161,20 +165,29 @@ func (b *Bus) listen(ctx context.Context) error {
 			case <-wctx.Done():
 			}
 		}()
-		n, err := conn.WaitForNotification(wctx)
+		err := b.receive(ctx, wctx, conn)
 		cancel()
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || wctx.Err() != nil {
+			// Woken on purpose; a timed-out wait leaves pgx's
+			// connection usable.
+			if conn.IsClosed() {
+				return err
+			}
+			continue
+		}
+		return err
+	}
+}
+
+// receive dispatches notifications until waiting for one fails, which
+// it does when wctx ends.
+func (b *Bus) receive(ctx, wctx context.Context, conn *pgx.Conn) error {
+	for {
+		n, err := conn.WaitForNotification(wctx)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || wctx.Err() != nil {
-				// Woken on purpose; a timed-out wait leaves pgx's
-				// connection usable.
-				if conn.IsClosed() {
-					return err
-				}
-				continue
-			}
 			return err
 		}
 		b.dispatch(ctx, conn, n.Channel, n.Payload)
