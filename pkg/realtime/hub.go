@@ -1,9 +1,11 @@
 package realtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"sync"
+	"unicode/utf8"
 )
 
 // envelope is what travels on the bus between gateways; realtime.send in
@@ -71,6 +73,100 @@ func (h *hub) members(k topicKey) []*channel {
 	return out
 }
 
+// has reports whether a channel on this gateway is joined to topic,
+// public or private.
+func (h *hub) has(topic string) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.topics[topicKey{topic, false}]) > 0 || len(h.topics[topicKey{topic, true}]) > 0
+}
+
+// peekTopic reads an envelope's topic without decoding what follows it.
+// Both writers put it before the payload (realtime.send's jsonb orders
+// keys by length; json.Marshal follows the struct), so a broadcast nobody
+// on this gateway listens to costs a few bytes' scan, not the decoding of
+// its payload. ok is false, and the envelope is decoded whole, unless the
+// topic is a string that comes before any value that is an object or an
+// array. encoding/json has no cheap way to stop early: its Decoder.Token
+// cost as much as decoding the whole envelope in a profile of inserts
+// whose trigger broadcasts, so the leading members are read here.
+func peekTopic(p []byte) (topic string, ok bool) {
+	i := skipSpace(p, 0)
+	if i >= len(p) || p[i] != '{' {
+		return "", false
+	}
+	for {
+		i = skipSpace(p, i+1)
+		end, ok := stringEnd(p, i)
+		if !ok {
+			return "", false
+		}
+		isTopic := string(p[i:end]) == `"topic"`
+		i = skipSpace(p, end)
+		if i >= len(p) || p[i] != ':' {
+			return "", false
+		}
+		i = skipSpace(p, i+1)
+		if i >= len(p) {
+			return "", false
+		}
+		switch p[i] {
+		case '"':
+			end, ok := stringEnd(p, i)
+			if !ok {
+				return "", false
+			}
+			if isTopic {
+				raw := p[i+1 : end-1]
+				if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+					return string(raw), true
+				}
+				if err := json.Unmarshal(p[i:end], &topic); err != nil {
+					return "", false
+				}
+				return topic, true
+			}
+			i = end
+		case '{', '[':
+			return "", false
+		default: // a number, true, false or null
+			if isTopic {
+				return "", false
+			}
+			for i < len(p) && p[i] != ',' && p[i] != '}' {
+				i++
+			}
+		}
+		i = skipSpace(p, i)
+		if i >= len(p) || p[i] != ',' {
+			return "", false
+		}
+	}
+}
+
+func skipSpace(p []byte, i int) int {
+	for i < len(p) && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index after the JSON string that starts at p[i].
+func stringEnd(p []byte, i int) (int, bool) {
+	if i >= len(p) || p[i] != '"' {
+		return 0, false
+	}
+	for j := i + 1; j < len(p); j++ {
+		switch p[j] {
+		case '\\':
+			j++ // the escaped character
+		case '"':
+			return j + 1, true
+		}
+	}
+	return 0, false
+}
+
 // publish sends env to every gateway, this one included.
 func (s *Service) publish(ctx context.Context, env envelope) error {
 	b, err := json.Marshal(env)
@@ -86,6 +182,9 @@ func (s *Service) publish(ctx context.Context, env envelope) error {
 // frame is encoded once per serializer, not once per socket; broadcasts
 // carry no join_ref, as Supabase's fast lane sends them.
 func (s *Service) onBus(payload []byte) {
+	if topic, ok := peekTopic(payload); ok && topic != "" && !s.hub.has(topic) {
+		return // nobody here listens: the payload is not decoded
+	}
 	var env envelope
 	if err := json.Unmarshal(payload, &env); err != nil || env.Topic == "" {
 		s.log.Warn("realtime: undecodable bus message dropped", "err", err)
