@@ -49,8 +49,16 @@ func compressAPI(minSize int) echo.MiddlewareFunc {
 	}
 }
 
+// gzipLevel is gzip's fastest level, as nginx compresses by default. On the
+// demo catalogue's releases it took 18 µs for 9 rows and 48 µs for 50 where
+// the default level took 24 and 109 (klauspost/compress), for 7 % and 11 %
+// more bytes (913 against 854, 3,330 against 3,003; 3,402 and 18,921
+// uncompressed). The gateway shares its cores with PostgreSQL: 60 µs less
+// per 50-row response is worth a tenth more bytes.
+const gzipLevel = gzip.BestSpeed
+
 var gzipWriters = sync.Pool{New: func() any {
-	w, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	w, _ := gzip.NewWriterLevel(nil, gzipLevel)
 	return w
 }}
 
