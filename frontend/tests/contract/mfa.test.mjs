@@ -50,14 +50,16 @@ function assertAuthError(error, status, code) {
   assert.equal(error.code, code, error.message)
 }
 
-// A signed-up user with a verified TOTP factor, in an aal2 session.
+// A signed-up user with a verified TOTP factor, in an aal2 session; code
+// is the one that verified it.
 async function userWithTOTP() {
   const u = await signUpNewUser()
   const { data: f, error } = await u.client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'Authenticator' })
   assert.equal(error, null)
-  const v = await u.client.auth.mfa.challengeAndVerify({ factorId: f.id, code: totp(f.totp.secret) })
+  const code = totp(f.totp.secret)
+  const v = await u.client.auth.mfa.challengeAndVerify({ factorId: f.id, code })
   assert.equal(v.error, null)
-  return { ...u, factorId: f.id, secret: f.totp.secret }
+  return { ...u, factorId: f.id, secret: f.totp.secret, code }
 }
 
 async function signIn(email, password) {
@@ -145,9 +147,11 @@ test('enroll → challenge → verify raises the session to aal2; RLS can requir
 })
 
 test('a TOTP code is single-use', async () => {
-  const { email, password, factorId, secret } = await userWithTOTP()
+  const { email, password, factorId, secret, code } = await userWithTOTP()
   const other = await signIn(email, password)
-  const again = await other.auth.mfa.challengeAndVerify({ factorId, code: totp(secret) })
+  // The very code that verified, not totp(secret) again: across a 30 s
+  // boundary that would be the next, unused code.
+  const again = await other.auth.mfa.challengeAndVerify({ factorId, code })
   assertAuthError(again.error, 422, 'mfa_verification_failed')
   assert.equal((await levels(other)).currentLevel, 'aal1')
   const fresh = await other.auth.mfa.challengeAndVerify({ factorId, code: totp(secret, 1) })
