@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -31,38 +30,9 @@ var errGUCsSet = errors.New("rest: response GUCs set by a folded write")
 
 // setsGUCs says whether statements with this text were seen to set
 // response GUCs, so that they no longer try the folded path.
-func (a *API) setsGUCs(sql string) bool { return a.gucWriters.has(sql) }
-
-// textSet is a bounded set of statement texts. Clients choose statement
-// shapes (columns, filters), so it empties itself when full rather than
-// grow without bound; the cost of forgetting is one folded attempt more.
-type textSet struct {
-	mu sync.Mutex
-	m  map[string]struct{}
-}
-
-const maxTextSet = 1024
-
-func (t *textSet) add(s string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.m == nil || len(t.m) >= maxTextSet {
-		t.m = map[string]struct{}{}
-	}
-	t.m[s] = struct{}{}
-}
-
-func (t *textSet) has(s string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	_, ok := t.m[s]
+func (a *API) setsGUCs(sql string) bool {
+	_, ok := a.gucWriters.get(sql)
 	return ok
-}
-
-func (t *textSet) clear() {
-	t.mu.Lock()
-	t.m = nil
-	t.mu.Unlock()
 }
 
 const textOID = 25
@@ -102,7 +72,7 @@ type pipeline struct {
 func (a *API) runOn(ctx context.Context, pc *pgconn.PgConn, s *txSpec) (*result, error) {
 	res, err := a.attempt(ctx, pc, s)
 	if errors.Is(err, errGUCsSet) {
-		a.gucWriters.add(s.stmt.SQL)
+		a.gucWriters.put(s.stmt.SQL, struct{}{})
 		res, err = a.attempt(ctx, pc, s)
 	}
 	return res, err

@@ -69,10 +69,10 @@ type API struct {
 	gen atomic.Uint64
 	// gucWriters holds the texts of write statements seen to set response
 	// GUCs (see gucGuardSQL); a schema reload forgets them.
-	gucWriters textSet
+	gucWriters bounded[string, struct{}]
 	// shapes holds the SQL of reads per request shape (shapes.go); a
 	// schema reload forgets them.
-	shapes readShapes
+	shapes bounded[shapeKey, *shape]
 	// listening is closed once Watch has subscribed to pgrst and reloaded.
 	listening     chan struct{}
 	listeningOnce sync.Once

@@ -6,13 +6,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/labelbase/labelbase/pkg/rest/query"
 	"github.com/labelbase/labelbase/pkg/rest/schema"
 )
 
-// readShapes remembers the SQL of a read per request shape: the query
+// A read's SQL is remembered per request shape (API.shapes): the query
 // string with the value of every plain comparison (col=eq.5, not.lt., …)
 // taken out, and everything else the builder reads (schema cache, table,
 // settings, page, count, format). Requests of one shape differ only in
@@ -28,20 +27,6 @@ import (
 // parameter must be exactly a marker or hold none, and the markers
 // replaced by the request's values must give exactly the parameters built
 // from them. A shape that fails is remembered as such and always built.
-// Like textSet, the map empties itself when full: clients choose shapes.
-type readShapes struct {
-	mu sync.RWMutex
-	m  map[shapeKey]*shape
-}
-
-const maxShapes = 1024
-
-// clear forgets every shape (a schema reload).
-func (r *readShapes) clear() {
-	r.mu.Lock()
-	r.m = nil
-	r.mu.Unlock()
-}
 
 // shapeKey is everything a read's SQL depends on. sc is the schema cache
 // the SQL was built against: after a reload no old shape is found.
@@ -63,9 +48,9 @@ type shapeOpts struct {
 	limit, offset               int64
 }
 
-// shape is a remembered read: its SQL and, per parameter, the index of
-// the request value it is (-1: a constant, kept from the first build).
-// sql == "" marks a shape that is always built.
+// shape is a remembered read: its statement and, per parameter, the index
+// of the request value it is (-1: a constant, kept from the first build).
+// An empty st.SQL marks a shape that is always built.
 type shape struct {
 	st    query.Statement
 	slots []int
@@ -146,31 +131,23 @@ func keyOpts(o query.ReadOpts) shapeOpts {
 // readStatement is the statement of a read of t: a remembered shape's,
 // or built (and its shape tried).
 func (a *API) readStatement(rc *reqCtx, t *schema.Table, pairs []query.Pair, req *query.Request, o query.ReadOpts) (*query.Statement, error) {
+	build := func() (*query.Statement, error) { return a.builder(rc).Read(query.Target{Table: t}, req, o) }
 	text, values, ok := shapeOf(pairs)
 	if !ok {
-		return a.builder(rc).Read(query.Target{Table: t}, req, o)
+		return build()
 	}
 	k := shapeKey{sc: rc.sc, table: t, agg: rc.set.Aggregates, maxRows: rc.set.MaxRows, opts: keyOpts(o), query: text}
-	a.shapes.mu.RLock()
-	s := a.shapes.m[k]
-	a.shapes.mu.RUnlock()
-	if s != nil {
+	if s, known := a.shapes.get(k); known {
 		if s.st.SQL == "" {
-			return a.builder(rc).Read(query.Target{Table: t}, req, o)
+			return build()
 		}
 		return s.fill(values), nil
 	}
-	st, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
+	st, err := build()
 	if err != nil {
 		return nil, err
 	}
-	s = a.learnShape(rc, t, pairs, o, st, values)
-	a.shapes.mu.Lock()
-	if a.shapes.m == nil || len(a.shapes.m) >= maxShapes {
-		a.shapes.m = map[shapeKey]*shape{}
-	}
-	a.shapes.m[k] = s
-	a.shapes.mu.Unlock()
+	a.shapes.put(k, a.learnShape(rc, t, pairs, o, st, values))
 	return st, nil
 }
 
@@ -192,8 +169,9 @@ func (a *API) learnShape(rc *reqCtx, t *schema.Table, pairs []query.Pair, o quer
 		return never
 	}
 	mst, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
-	if err != nil || mst.SQL != st.SQL || mst.CountSQL != st.CountSQL || strings.Contains(mst.SQL, shapeMarker) ||
-		strings.Contains(mst.CountSQL, shapeMarker) || len(mst.Args) != len(st.Args) {
+	// st was built from a request without markers (shapeOf), so SQL equal
+	// to it holds no marker either: no value was written into the text.
+	if err != nil || mst.SQL != st.SQL || mst.CountSQL != st.CountSQL || len(mst.Args) != len(st.Args) {
 		return never
 	}
 	s := &shape{st: *mst, slots: make([]int, len(mst.Args))}
