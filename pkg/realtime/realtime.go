@@ -34,6 +34,8 @@ import (
 type Bus interface {
 	Publish(ctx context.Context, channel string, payload []byte) error
 	Subscribe(channel string, fn func(payload []byte)) (cancel func())
+	// Listening is closed once a subscribed channel is listened to.
+	Listening(channel string) <-chan struct{}
 }
 
 // busChannel carries broadcasts and presence diffs; realtime.send in SQL
@@ -71,8 +73,8 @@ type Service struct {
 	presence  *presenceStore
 	conns     atomic.Int64
 
-	wg      sync.WaitGroup
-	stopBus func()
+	wg   sync.WaitGroup
+	link busLink
 	// closed ends when Close is called; each socket closes itself on it
 	// (context.AfterFunc: no goroutine per socket waits for it).
 	closed   context.Context
@@ -96,7 +98,7 @@ func New(d Deps) *Service {
 	}
 	s.closed, s.shutdown = context.WithCancel(context.Background())
 	s.presence = &presenceStore{s: s}
-	s.stopBus = s.bus.Subscribe(busChannel, s.onBus)
+	s.link.s = s
 	return s
 }
 
@@ -119,7 +121,7 @@ func (s *Service) Run(ctx context.Context) {
 func (s *Service) Close() {
 	if s.closed.Err() == nil {
 		s.shutdown()
-		s.stopBus()
+		s.link.close()
 	}
 	s.wg.Wait()
 }

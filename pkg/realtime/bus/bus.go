@@ -42,6 +42,10 @@ type Bus struct {
 	mu       sync.Mutex
 	handlers map[string]map[int]func([]byte)
 	nextID   int
+	// listened is what the listening connection has LISTENed to (reset
+	// when it reconnects); waiters are closed when their channel joins it.
+	listened map[string]bool
+	waiters  map[string][]chan struct{}
 	wake     chan struct{} // a channel was added: LISTEN to it
 	ready    chan struct{} // closed once the first LISTEN round is done
 	readyOne sync.Once
@@ -51,6 +55,7 @@ type Bus struct {
 // connection to url (a direct primary connection string).
 func New(pool *pgxpool.Pool, url string, log *slog.Logger) *Bus {
 	return &Bus{pool: pool, url: url, log: log, handlers: map[string]map[int]func([]byte){},
+		listened: map[string]bool{}, waiters: map[string][]chan struct{}{},
 		wake: make(chan struct{}, 1), ready: make(chan struct{})}
 }
 
@@ -74,18 +79,21 @@ SELECT pg_notify($1, '@' || id) FROM r`, channel, payload)
 
 // Subscribe calls fn with each payload published on channel until cancel
 // is called. fn runs on the bus's one listening goroutine: it must not
-// block.
+// block. A channel whose last subscription is cancelled is UNLISTENed at
+// the listener's next round (when another channel is added, or within
+// 30 s), so a channel that empties and fills again soon is not
+// UNLISTENed and LISTENed in between.
 func (b *Bus) Subscribe(channel string, fn func(payload []byte)) (cancel func()) {
 	b.mu.Lock()
 	hs := b.handlers[channel]
-	fresh := hs == nil
-	if fresh {
+	if hs == nil {
 		hs = map[int]func([]byte){}
 		b.handlers[channel] = hs
 	}
 	b.nextID++
 	id := b.nextID
 	hs[id] = fn
+	fresh := !b.listened[channel]
 	b.mu.Unlock()
 	if fresh {
 		select {
@@ -98,6 +106,22 @@ func (b *Bus) Subscribe(channel string, fn func(payload []byte)) (cancel func())
 		delete(b.handlers[channel], id)
 		b.mu.Unlock()
 	}
+}
+
+// Listening is closed once the listening connection LISTENs to channel:
+// from then on, whatever commits a notification to it is delivered. A
+// subscriber that must not miss what it causes next (a realtime join,
+// then the insert whose trigger broadcasts) waits for it after Subscribe.
+func (b *Bus) Listening(channel string) <-chan struct{} {
+	done := make(chan struct{})
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.listened[channel] {
+		close(done)
+		return done
+	}
+	b.waiters[channel] = append(b.waiters[channel], done)
+	return done
 }
 
 // Ready is closed once the bus listens on every channel subscribed before
@@ -139,10 +163,13 @@ func (b *Bus) listen(ctx context.Context) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	listening := map[string]bool{}
+	// A new connection listens to nothing yet.
+	b.mu.Lock()
+	clear(b.listened)
+	b.mu.Unlock()
 	lastSweep := time.Time{}
 	for {
-		if err := b.listenAll(ctx, conn, listening); err != nil {
+		if err := b.listenAll(ctx, conn); err != nil {
 			return err
 		}
 		b.readyOne.Do(func() { close(b.ready) })
@@ -194,20 +221,48 @@ func (b *Bus) receive(ctx, wctx context.Context, conn *pgx.Conn) error {
 	}
 }
 
-func (b *Bus) listenAll(ctx context.Context, conn *pgx.Conn, listening map[string]bool) error {
+// listenAll LISTENs to every channel with a subscriber and UNLISTENs
+// every channel without one. A gateway with nobody joined to a realtime
+// channel thus receives no notification at all: each one costs it a read
+// and PostgreSQL a send, for every insert whose trigger broadcasts.
+func (b *Bus) listenAll(ctx context.Context, conn *pgx.Conn) error {
+	// Forget empty channels first, in one step with the map a Subscribe
+	// reads: one that comes back meanwhile is not listened to, so it is
+	// LISTENed again below and its waiters wait for that.
 	b.mu.Lock()
-	var todo []string
-	for ch := range b.handlers {
-		if !listening[ch] {
-			todo = append(todo, ch)
+	var drop []string
+	for ch, hs := range b.handlers {
+		if len(hs) == 0 {
+			drop = append(drop, ch)
+			delete(b.handlers, ch)
+			delete(b.listened, ch)
 		}
 	}
 	b.mu.Unlock()
-	for _, ch := range todo {
+	for _, ch := range drop {
+		if _, err := conn.Exec(ctx, "UNLISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
+			return err
+		}
+	}
+	b.mu.Lock()
+	var add []string
+	for ch, hs := range b.handlers {
+		if len(hs) > 0 && !b.listened[ch] {
+			add = append(add, ch)
+		}
+	}
+	b.mu.Unlock()
+	for _, ch := range add {
 		if _, err := conn.Exec(ctx, "LISTEN "+pgx.Identifier{ch}.Sanitize()); err != nil {
 			return err
 		}
-		listening[ch] = true
+		b.mu.Lock()
+		b.listened[ch] = true
+		for _, w := range b.waiters[ch] {
+			close(w)
+		}
+		delete(b.waiters, ch)
+		b.mu.Unlock()
 	}
 	return nil
 }

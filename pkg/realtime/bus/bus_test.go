@@ -74,3 +74,74 @@ func TestBusAcrossConnections(t *testing.T) {
 	case <-time.After(300 * time.Millisecond):
 	}
 }
+
+// TestListeningFollowsSubscriptions: Listening closes once a subscribed
+// channel is listened to; a channel without subscribers is UNLISTENed at
+// the next round and not reported as listened; subscribing again before
+// that round finds it still listening, and after it listens again.
+func TestListeningFollowsSubscriptions(t *testing.T) {
+	t.Parallel()
+	db := pgtest.New(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	b := New(db.Pool, db.URL, slog.New(slog.DiscardHandler))
+	go func() { _ = b.Run(ctx) }()
+	<-b.Ready()
+	closed := func(c <-chan struct{}, within time.Duration) bool {
+		select {
+		case <-c:
+			return true
+		case <-time.After(within):
+			return false
+		}
+	}
+	// round makes the listener take a round (a new channel wakes it).
+	round := func(name string) {
+		stop := b.Subscribe(name, func([]byte) {})
+		if !closed(b.Listening(name), 5*time.Second) {
+			t.Fatalf("%s was never listened to", name)
+		}
+		stop()
+	}
+	if closed(b.Listening("x"), 200*time.Millisecond) {
+		t.Fatal("x reported listened before anyone subscribed")
+	}
+	got := make(chan string, 10)
+	stop := b.Subscribe("x", func(p []byte) { got <- string(p) })
+	if !closed(b.Listening("x"), 5*time.Second) {
+		t.Fatal("x never listened to")
+	}
+	if err := b.Publish(ctx, "x", []byte("one")); err != nil {
+		t.Fatal(err)
+	}
+	if p := <-got; p != "one" {
+		t.Fatalf("got %q", p)
+	}
+	// Cancelled and subscribed again before a round: still listening.
+	stop()
+	stop = b.Subscribe("x", func(p []byte) { got <- string(p) })
+	if !closed(b.Listening("x"), 50*time.Millisecond) {
+		t.Fatal("x stopped being listened to before the listener's round")
+	}
+	stop()
+	round("y")
+	if closed(b.Listening("x"), 200*time.Millisecond) {
+		t.Fatal("x still listened to after a round without subscribers")
+	}
+	stop = b.Subscribe("x", func(p []byte) { got <- string(p) })
+	defer stop()
+	if !closed(b.Listening("x"), 5*time.Second) {
+		t.Fatal("x not listened to again")
+	}
+	if err := b.Publish(ctx, "x", []byte("two")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case p := <-got:
+		if p != "two" {
+			t.Fatalf("got %q", p)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("nothing arrived after subscribing again")
+	}
+}
