@@ -20,7 +20,8 @@ var errCheckFailed = errors.New("postgres_changes: the subscription could not be
 // event, the table (or schema) and its membership in the publication, the
 // role's SELECT privilege, a primary key when RLS is on, and the filter
 // (its syntax, its columns, each value as the column's type). The error
-// text is meant for the client.
+// text is meant for the client. A binding it accepts is live when it
+// returns: it waits (boundedly) for a gateway to stream the WAL.
 func (s *Service) Check(ctx context.Context, sub Subscription) error {
 	switch sub.Event {
 	case "*", "INSERT", "UPDATE", "DELETE":
@@ -41,7 +42,11 @@ func (s *Service) Check(ctx context.Context, sub Subscription) error {
 		if len(conds) > 0 {
 			return errors.New("postgres_changes: a filter needs a table")
 		}
-		return s.checkSchema(ctx, sub)
+		if err := s.checkSchema(ctx, sub); err != nil {
+			return err
+		}
+		s.awaitStream(ctx)
+		return nil
 	}
 	rel, err := s.checkTable(ctx, sub)
 	if err != nil {
@@ -52,6 +57,7 @@ func (s *Service) Check(ctx context.Context, sub Subscription) error {
 			return err
 		}
 	}
+	s.awaitStream(ctx)
 	return nil
 }
 

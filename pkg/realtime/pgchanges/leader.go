@@ -19,8 +19,14 @@ const lockKey int64 = 0x6c62706763686e67
 // START_REPLICATION's option list.
 var validPublication = regexp.MustCompile(`^[a-z_][a-z0-9_]{0,62}$`)
 
+// errNothingPublished is lead's answer when the publication publishes no
+// table: no subscription can be accepted (Check refuses every table
+// outside it), so there is nothing to stream.
+var errNothingPublished = errors.New("pgchanges: the publication publishes no table")
+
 // leaderLoop tries, every leaderRetry, to become the leader and, once it
-// is, replicates until the connection or the lock is lost.
+// is, replicates until the connection or the lock is lost, or until the
+// publication no longer publishes any table.
 func (s *Service) leaderLoop(ctx context.Context) {
 	var lastErr string
 	wait := leaderRetry
@@ -36,13 +42,18 @@ func (s *Service) leaderLoop(ctx context.Context) {
 		msg := ""
 		if err != nil {
 			if msg = err.Error(); msg != lastErr {
-				s.log.Warn("postgres_changes: not replicating", "err", err)
+				if errors.Is(err, errNothingPublished) {
+					s.log.Info("postgres_changes: not replicating until a table is added to the publication",
+						"publication", s.cfg.Publication)
+				} else {
+					s.log.Warn("postgres_changes: not replicating", "err", err)
+				}
 			}
 		}
 		lastErr = msg
 		// A database that refuses (no replication privilege, no
 		// publication) is asked less and less often, up to every 30 s.
-		if err != nil {
+		if err != nil && !errors.Is(err, errNothingPublished) {
 			wait = min(2*wait, 30*time.Second)
 		} else {
 			wait = leaderRetry
@@ -50,17 +61,44 @@ func (s *Service) leaderLoop(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-s.kick:
 		case <-time.After(wait):
 		}
 	}
 }
 
+// published reports whether the publication exists and whether it
+// publishes at least one table (pg_publication_tables also expands FOR
+// ALL TABLES and TABLES IN SCHEMA).
+func (s *Service) published(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}) (exists, tables bool, err error) {
+	err = q.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_publication WHERE pubname = $1),
+       EXISTS (SELECT 1 FROM pg_catalog.pg_publication_tables WHERE pubname = $1)`, s.cfg.Publication).Scan(&exists, &tables)
+	if err != nil {
+		return false, false, fmt.Errorf("pgchanges: %w", err)
+	}
+	return exists, tables, nil
+}
+
 // lead takes the leader lock on a direct session of its own (the lock
 // lives as long as the session) and replicates while holding it. It
-// returns nil when another gateway leads.
+// returns nil when another gateway leads. While the publication publishes
+// no table (the default: the app's own tables are not in it), nothing is
+// replicated: no slot, no walsender decoding every transaction, and no
+// keepalive per commit for the leader to read.
 func (s *Service) lead(ctx context.Context) error {
 	if !validPublication.MatchString(s.cfg.Publication) {
 		return fmt.Errorf("pgchanges: publication name %q is not a plain identifier", s.cfg.Publication)
+	}
+	exists, tables, err := s.published(ctx, s.cfg.Pool)
+	switch {
+	case err != nil:
+		return err
+	case !exists:
+		return fmt.Errorf("pgchanges: publication %s does not exist; postgres_changes delivers nothing", s.cfg.Publication)
+	case !tables:
+		return errNothingPublished
 	}
 	lockConn, err := pgx.Connect(ctx, s.cfg.DirectURL)
 	if err != nil {
@@ -74,20 +112,48 @@ func (s *Service) lead(ctx context.Context) error {
 	if !got {
 		return nil
 	}
-	var exists bool
-	if err := lockConn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_publication WHERE pubname = $1)",
-		s.cfg.Publication).Scan(&exists); err != nil {
-		return fmt.Errorf("pgchanges: %w", err)
-	}
-	if !exists {
-		return fmt.Errorf("pgchanges: publication %s does not exist; postgres_changes delivers nothing", s.cfg.Publication)
-	}
 	s.log.Info("postgres_changes: this gateway is the replication leader")
 	err = s.replicate(ctx, lockConn)
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil
 	}
 	return err
+}
+
+// streamWait bounds how long a join waits for a leader to stream.
+var streamWait = 5 * time.Second
+
+// awaitStream returns once some gateway streams the publication's
+// changes (its temporary slot is active), so that what a client changes
+// after its join is answered reaches it. The leader does not stream while
+// the publication is empty, so the first join after a table was added to
+// it may come before any leader does: this gateway's leader loop is woken
+// at once, another gateway's takes at most leaderRetry. After streamWait
+// the join goes on, logged: changes arrive once a leader streams.
+func (s *Service) awaitStream(ctx context.Context) {
+	if s.leading.Load() {
+		return
+	}
+	select {
+	case s.kick <- struct{}{}:
+	default:
+	}
+	ctx, cancel := context.WithTimeout(ctx, streamWait)
+	defer cancel()
+	for {
+		var active bool
+		err := s.cfg.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots
+ WHERE slot_name LIKE 'labelbase\_realtime\_%' AND active)`).Scan(&active)
+		if (err == nil && active) || s.leading.Load() {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			s.log.Warn("postgres_changes: subscribed before any gateway streams the WAL", "err", err)
+			return
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 // Ready is nil when the database can decode its WAL (wal_level=logical);

@@ -83,6 +83,7 @@ type Service struct {
 	cfg   Config
 	log   *slog.Logger
 	queue chan []byte
+	kick  chan struct{} // a join waits for a leader: try to lead now
 
 	mu    sync.RWMutex
 	byRel map[string]map[*subscriberSet]struct{} // "schema.table" or "schema.*"
@@ -108,7 +109,7 @@ func New(cfg Config) *Service {
 		cfg.Publication = "supabase_realtime"
 	}
 	return &Service{cfg: cfg, log: log.With("component", "pgchanges"),
-		queue: make(chan []byte, queueSize), byRel: map[string]map[*subscriberSet]struct{}{}}
+		queue: make(chan []byte, queueSize), kick: make(chan struct{}, 1), byRel: map[string]map[*subscriberSet]struct{}{}}
 }
 
 // Run receives raw changes from the Bus and dispatches them to this

@@ -63,8 +63,13 @@ func (s *Service) stream(ctx context.Context, conn *pgconn.PgConn, lockConn *pgx
 	next := time.Now().Add(standbyInterval)
 	for {
 		if time.Now().After(next) {
-			if err := lockConn.Ping(ctx); err != nil {
+			// The lock session's answer also says it is alive.
+			_, tables, err := s.published(ctx, lockConn)
+			if err != nil {
 				return fmt.Errorf("pgchanges: leader lock session lost: %w", err)
+			}
+			if !tables {
+				return errNothingPublished
 			}
 			if err := pglogrepl.SendStandbyStatusUpdate(ctx, conn, pglogrepl.StandbyStatusUpdate{WALWritePosition: flushed}); err != nil {
 				return fmt.Errorf("pgchanges: standby status: %w", err)
