@@ -35,12 +35,14 @@ func (l *busLink) acquire(ctx context.Context) {
 		l.cancel = l.s.bus.Subscribe(busChannel, l.s.onBus)
 	}
 	l.mu.Unlock()
-	ctx, cancel := context.WithTimeout(ctx, listenWait)
+	wait, cancel := context.WithTimeout(ctx, listenWait)
 	defer cancel()
 	select {
 	case <-l.s.bus.Listening(busChannel):
-	case <-ctx.Done():
-		l.s.log.Warn("realtime: joined before the bus listened", "err", ctx.Err())
+	case <-wait.Done():
+		if ctx.Err() == nil { // not the socket closing meanwhile
+			l.s.log.Warn("realtime: joined before the bus listened", "waited", listenWait)
+		}
 	}
 }
 

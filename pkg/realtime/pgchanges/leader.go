@@ -120,8 +120,10 @@ func (s *Service) lead(ctx context.Context) error {
 	return err
 }
 
-// streamWait bounds how long a join waits for a leader to stream.
-var streamWait = 5 * time.Second
+// streamWait bounds how long a join waits for a leader to stream: more
+// than leaderRetry and a slot's creation, less than the join's 5 s for
+// all its checks.
+var streamWait = 3 * time.Second
 
 // awaitStream returns once some gateway streams the publication's
 // changes (its temporary slot is active), so that what a client changes
@@ -138,18 +140,20 @@ func (s *Service) awaitStream(ctx context.Context) {
 	case s.kick <- struct{}{}:
 	default:
 	}
-	ctx, cancel := context.WithTimeout(ctx, streamWait)
+	wait, cancel := context.WithTimeout(ctx, streamWait)
 	defer cancel()
 	for {
 		var active bool
-		err := s.cfg.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots
+		err := s.cfg.Pool.QueryRow(wait, `SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots
  WHERE slot_name LIKE 'labelbase\_realtime\_%' AND active)`).Scan(&active)
 		if (err == nil && active) || s.leading.Load() {
 			return
 		}
 		select {
-		case <-ctx.Done():
-			s.log.Warn("postgres_changes: subscribed before any gateway streams the WAL", "err", err)
+		case <-wait.Done():
+			if ctx.Err() == nil {
+				s.log.Warn("postgres_changes: subscribed before any gateway streams the WAL", "waited", streamWait)
+			}
 			return
 		case <-time.After(50 * time.Millisecond):
 		}
