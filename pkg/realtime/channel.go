@@ -126,11 +126,10 @@ func (c *conn) join(ctx context.Context, m Message) {
 		c.replyError(m, reason)
 		return
 	}
-	c.s.link.acquire(ctx)
 	c.mu.Lock()
 	c.channels[m.Topic] = ch
 	c.mu.Unlock()
-	c.s.hub.add(ch)
+	c.s.awaitBus(ctx, c.s.hub.add(ch))
 	resp, _ := json.Marshal(map[string]any{"postgres_changes": binding.reply()})
 	c.reply(m, "ok", resp)
 	ch.armExpiry()
@@ -191,7 +190,6 @@ func (c *conn) remove(ctx context.Context, ch *channel) bool {
 	delete(c.channels, ch.topic)
 	c.mu.Unlock()
 	c.s.hub.remove(ch)
-	c.s.link.release()
 	ch.mu.Lock()
 	if ch.timer != nil {
 		ch.timer.Stop()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -31,17 +32,33 @@ type topicKey struct {
 	private bool
 }
 
-// hub is this gateway's index of joined channels by topic.
+// hub is this gateway's index of joined channels by topic. It keeps the
+// bus subscribed while it holds any channel, and only then: every insert
+// into a table whose trigger calls realtime.send notifies the bus (the
+// admin queue's live view makes every member's submission one), and a
+// gateway that always listened paid a read and a dispatch per insert (a
+// fifth of its CPU on inserts) for messages nobody on it could receive.
 type hub struct {
 	mu     sync.RWMutex
 	topics map[topicKey]map[*channel]struct{}
+	bus    Bus
+	onBus  func([]byte)
+	stop   func() // ends the bus subscription; nil while topics is empty
 }
 
-func newHub() *hub { return &hub{topics: map[topicKey]map[*channel]struct{}{}} }
+func newHub(bus Bus, onBus func([]byte)) *hub {
+	return &hub{topics: map[topicKey]map[*channel]struct{}{}, bus: bus, onBus: onBus}
+}
 
-func (h *hub) add(ch *channel) {
+// add indexes ch. The first channel subscribes the bus; the result is
+// closed once the bus listens, which a join waits for (see
+// Service.awaitBus) so that what its client causes next reaches it.
+func (h *hub) add(ch *channel) <-chan struct{} {
 	k := topicKey{ch.sub, ch.private}
 	h.mu.Lock()
+	if h.stop == nil {
+		h.stop = h.bus.Subscribe(busChannel, h.onBus)
+	}
 	set := h.topics[k]
 	if set == nil {
 		set = map[*channel]struct{}{}
@@ -49,8 +66,11 @@ func (h *hub) add(ch *channel) {
 	}
 	set[ch] = struct{}{}
 	h.mu.Unlock()
+	return h.bus.Listening(busChannel)
 }
 
+// remove forgets ch; the last channel ends the bus subscription (the bus
+// UNLISTENs at its next round, so a join soon after finds it listening).
 func (h *hub) remove(ch *channel) {
 	k := topicKey{ch.sub, ch.private}
 	h.mu.Lock()
@@ -60,7 +80,46 @@ func (h *hub) remove(ch *channel) {
 			delete(h.topics, k)
 		}
 	}
+	if len(h.topics) == 0 {
+		h.unsubscribe()
+	}
 	h.mu.Unlock()
+}
+
+// close ends the bus subscription whatever is joined (the service is
+// closing).
+func (h *hub) close() {
+	h.mu.Lock()
+	h.unsubscribe()
+	h.mu.Unlock()
+}
+
+// unsubscribe ends the bus subscription; h.mu is held.
+func (h *hub) unsubscribe() {
+	if h.stop != nil {
+		h.stop()
+		h.stop = nil
+	}
+}
+
+// listenWait bounds how long a join waits for the bus to listen. A bus
+// that is reconnecting does not hold joins up: they are answered, and
+// miss what is sent until it is back, as they would have before.
+const listenWait = 5 * time.Second
+
+// awaitBus waits until listening (hub.add's answer) is closed, so that a
+// client that joins and then writes a row whose trigger broadcasts
+// receives that broadcast.
+func (s *Service) awaitBus(ctx context.Context, listening <-chan struct{}) {
+	wait, cancel := context.WithTimeout(ctx, listenWait)
+	defer cancel()
+	select {
+	case <-listening:
+	case <-wait.Done():
+		if ctx.Err() == nil { // not the socket closing meanwhile
+			s.log.Warn("realtime: joined before the bus listened", "waited", listenWait)
+		}
+	}
 }
 
 func (h *hub) members(k topicKey) []*channel {

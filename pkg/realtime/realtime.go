@@ -73,8 +73,7 @@ type Service struct {
 	presence  *presenceStore
 	conns     atomic.Int64
 
-	wg   sync.WaitGroup
-	link busLink
+	wg sync.WaitGroup
 	// closed ends when Close is called; each socket closes itself on it
 	// (context.AfterFunc: no goroutine per socket waits for it).
 	closed   context.Context
@@ -93,12 +92,11 @@ func New(d Deps) *Service {
 		changes:   d.Changes,
 		log:       d.Log,
 		gatewayID: newUUID(),
-		hub:       newHub(),
 		authz:     newAuthzCache(),
 	}
 	s.closed, s.shutdown = context.WithCancel(context.Background())
 	s.presence = &presenceStore{s: s}
-	s.link.s = s
+	s.hub = newHub(s.bus, s.onBus)
 	return s
 }
 
@@ -121,7 +119,7 @@ func (s *Service) Run(ctx context.Context) {
 func (s *Service) Close() {
 	if s.closed.Err() == nil {
 		s.shutdown()
-		s.link.close()
+		s.hub.close()
 	}
 	s.wg.Wait()
 }
