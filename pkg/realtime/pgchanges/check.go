@@ -38,15 +38,20 @@ func (s *Service) Check(ctx context.Context, sub Subscription) error {
 	if err != nil {
 		return fmt.Errorf("postgres_changes: %w", err)
 	}
+	if err := s.checkBinding(ctx, sub, conds); err != nil {
+		return err
+	}
+	s.awaitStream(ctx)
+	return nil
+}
+
+// checkBinding checks a whole-schema binding or a table's and its filter.
+func (s *Service) checkBinding(ctx context.Context, sub Subscription, conds []condition) error {
 	if sub.Table == "" || sub.Table == "*" {
 		if len(conds) > 0 {
 			return errors.New("postgres_changes: a filter needs a table")
 		}
-		if err := s.checkSchema(ctx, sub); err != nil {
-			return err
-		}
-		s.awaitStream(ctx)
-		return nil
+		return s.checkSchema(ctx, sub)
 	}
 	rel, err := s.checkTable(ctx, sub)
 	if err != nil {
@@ -57,7 +62,6 @@ func (s *Service) Check(ctx context.Context, sub Subscription) error {
 			return err
 		}
 	}
-	s.awaitStream(ctx)
 	return nil
 }
 
