@@ -36,9 +36,10 @@ type txSpec struct {
 	rollback bool
 	// plan runs EXPLAIN of the statement; the result's body is the plan.
 	plan *planSpec
-	// foldable marks a table write whose only possible refusal after the
-	// statement is a response GUC set by SQL (no singular representation,
-	// no strict max-affected): it can commit in its own round trip.
+	// foldable marks a write (to a table, or a call of a VOLATILE
+	// function) whose only possible refusal after the statement is a
+	// response GUC set by SQL (no singular representation, no strict
+	// max-affected): it can commit in its own round trip.
 	foldable bool
 	// preRequest is the quoted name of PostgREST's db-pre-request
 	// function, called after the setup and before the statement.
@@ -61,8 +62,9 @@ const acquireTimeout = 10 * time.Second
 //
 // A read is one round trip and no BEGIN/COMMIT: the setup and the main
 // statement share the implicit transaction of one pipeline, which
-// PostgreSQL commits at its Sync (the setup makes it read-only). A write
-// opens an explicit transaction so that, once its result is known to be
+// PostgreSQL commits at its Sync (the setup makes it read-only). So is a
+// foldable write (pipeline.go, gucGuardSQL); any other write opens an
+// explicit transaction so that, once its result is known to be
 // answerable, a second round trip sends COMMIT or ROLLBACK.
 //
 // With prepared statements on (the default), the setup and every main

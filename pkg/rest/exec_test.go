@@ -454,3 +454,83 @@ func TestReloadCutByShutdownIsNotAnError(t *testing.T) {
 		t.Errorf("outcomes = %v, want one error", outcomes)
 	}
 }
+
+// callsSQL: VOLATILE functions that write — plainly, with a response
+// header (malformed for n = 0), several rows, or a row a deferred foreign
+// key refuses at commit.
+const callsSQL = `CREATE TABLE public.log (n int);
+		CREATE TABLE public.parent (id int PRIMARY KEY);
+		CREATE TABLE public.child (id int PRIMARY KEY,
+		  parent_id int REFERENCES public.parent DEFERRABLE INITIALLY DEFERRED);
+		CREATE FUNCTION public.note(n int) RETURNS int LANGUAGE sql VOLATILE AS
+		  'INSERT INTO public.log VALUES (n) RETURNING n';
+		CREATE FUNCTION public.note_tagged(n int) RETURNS int LANGUAGE plpgsql VOLATILE AS $$
+		BEGIN
+		  INSERT INTO public.log VALUES (n);
+		  PERFORM set_config('response.headers',
+		    CASE WHEN n = 0 THEN '{"not":"an array"}' ELSE '[{"X-Noted":"' || n || '"}]' END, true);
+		  RETURN n;
+		END $$;
+		CREATE FUNCTION public.note_many(n int) RETURNS SETOF int LANGUAGE sql VOLATILE AS
+		  'INSERT INTO public.log SELECT g FROM generate_series(1, n) g RETURNING n';
+		CREATE FUNCTION public.orphan(id int) RETURNS int LANGUAGE sql VOLATILE AS
+		  'INSERT INTO public.child VALUES (id, 42) RETURNING id';
+		GRANT SELECT, INSERT ON public.log, public.child TO anon`
+
+// A call of a VOLATILE function by POST commits in the round trip that
+// runs it, like a table write: guarded, so that a function setting
+// response GUCs is rolled back and run again the two-round-trip way
+// (remembered as a GUC writer, applied once, answered with its header).
+// The checks that refuse a result after it ran — a singular response of
+// several rows, strict max-affected — keep the explicit transaction:
+// their refusals must leave nothing written. So must a deferred
+// constraint failing at the implicit commit.
+func TestFoldedCalls(t *testing.T) {
+	t.Parallel()
+	e := setup(t, callsSQL)
+	logged := func(want int) {
+		t.Helper()
+		rows(t, e, "log", want)
+	}
+
+	if r := e.do("POST", "/rest/v1/rpc/note", "", `{"n":5}`); r.status != 200 || r.body != "5" {
+		t.Fatalf("note: %d %s", r.status, r.body)
+	}
+	logged(1)
+	if len(e.api.gucWriters.m) != 0 {
+		t.Fatalf("a plain call was taken for a GUC writer: %v", e.api.gucWriters.m)
+	}
+
+	// The guard refuses the folded attempt: rolled back, run again, once.
+	r := e.do("POST", "/rest/v1/rpc/note_tagged", "", `{"n":7}`)
+	if r.status != 200 || r.body != "7" || r.header.Get("X-Noted") != "7" {
+		t.Fatalf("note_tagged: %d %v %s", r.status, r.header, r.body)
+	}
+	logged(2)
+	if len(e.api.gucWriters.m) != 1 {
+		t.Fatalf("GUC writers remembered: %d, want 1 (the guard refused the folded call)", len(e.api.gucWriters.m))
+	}
+	if r := e.do("POST", "/rest/v1/rpc/note_tagged", "", `{"n":0}`); r.status != 500 || !strings.Contains(r.body, "PGRST111") {
+		t.Fatalf("malformed GUC call: %d %s", r.status, r.body)
+	}
+	logged(2)
+
+	// Refused after it ran: nothing stays.
+	if r := e.do("POST", "/rest/v1/rpc/note_many", "", `{"n":2}`, "Accept", "application/vnd.pgrst.object+json"); r.status != 406 || !strings.Contains(r.body, "PGRST116") {
+		t.Fatalf("singular call of two rows: %d %s", r.status, r.body)
+	}
+	logged(2)
+	if r := e.do("POST", "/rest/v1/rpc/note_many", "", `{"n":3}`, "Prefer", "handling=strict, max-affected=2"); r.status != 400 || !strings.Contains(r.body, "PGRST124") {
+		t.Fatalf("call over max-affected: %d %s", r.status, r.body)
+	}
+	logged(2)
+	if r := e.do("POST", "/rest/v1/rpc/note_many", "", `{"n":2}`); r.status != 200 || r.body != "[1, 2]" {
+		t.Fatalf("note_many: %d %s", r.status, r.body)
+	}
+	logged(4)
+
+	if r := e.do("POST", "/rest/v1/rpc/orphan", "", `{"id":1}`); r.status != 409 || !strings.Contains(r.body, "23503") {
+		t.Fatalf("deferred FK violation in a call: %d %s", r.status, r.body)
+	}
+	rows(t, e, "child", 0)
+}

@@ -68,7 +68,14 @@ func (a *API) rpc(c *echo.Context) error {
 			return err
 		}
 	}
-	res, err := a.exec(rc, a.spec(rc, readOnly, st, decide))
+	s := a.spec(rc, readOnly, st, decide)
+	// A call that writes commits in the round trip that runs it, as a
+	// table write does, when nothing but a response GUC can refuse it
+	// afterwards (exec.go, foldable): the Explore shuffle, a VOLATILE
+	// function for its random(), was the app's only read paying a second
+	// round trip for its COMMIT.
+	s.foldable = !readOnly && rc.prefs.strictMax() == nil && !(rc.media == mediaObject && f.RetSet)
+	res, err := a.exec(rc, s)
 	if err != nil {
 		return err
 	}
