@@ -25,6 +25,7 @@ func main() {
 	flag.IntVar(&o.Dataset.Labels, "labels", o.Dataset.Labels, "generated labels (beside the demo catalogue)")
 	flag.IntVar(&o.Dataset.ReleasesPerLabel, "releases-per-label", o.Dataset.ReleasesPerLabel, "releases of each generated label")
 	flag.StringVar(&o.Only, "only", "", "run only the scenarios whose name contains this")
+	flag.BoolVar(&o.Gzip, "gzip", false, "send Accept-Encoding: gzip as browsers do (the gateway then compresses; pREST and the floors never do)")
 	flag.StringVar(&o.DatabaseURL, "database-url", "", "an empty database to use instead of a throwaway cluster")
 	flag.StringVar(&o.GatewayAdmin, "gateway-admin", "", "with -peer: serve the gateway process's /metrics and /debug/pprof/ on this address")
 	flag.StringVar(&o.Peer, "peer", "", "measure the gateway, as its own process, against this server instead of the floors: prest")

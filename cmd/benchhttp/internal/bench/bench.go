@@ -27,6 +27,11 @@ type Options struct {
 	Phase  time.Duration
 	// MaxOps bounds each phase's requests whatever the time.
 	MaxOps int
+	// Gzip sends Accept-Encoding: gzip, as browsers do, so the gateway
+	// compresses its larger responses and the client inflates them. Off,
+	// the client sends no Accept-Encoding, as wrk does: every side then
+	// answers the same bytes, since neither pREST nor the floors compress.
+	Gzip bool
 	// Only runs the scenarios whose name contains it.
 	Only string
 	// Peer, when set ("prest"), runs RunPeer: the gateway as its own
@@ -145,7 +150,7 @@ func Run(ctx context.Context, o Options) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := newClient(o.Workers)
+	client := newClient(o.Workers, o.Gzip)
 	gw, err := startGateway(ctx, o, url, fx.user, client)
 	if err != nil {
 		return nil, err

@@ -1,9 +1,12 @@
 package bench
 
 import (
+	"compress/gzip"
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -33,6 +36,36 @@ func TestHarnessRunsEveryScenario(t *testing.T) {
 		if r.Gateway.Ops == 0 || r.Floor.Ops == 0 || r.HTTPFloor.Ops == 0 || r.SetupFloor.Ops == 0 || r.FairFloor.Ops == 0 || r.Ratio() <= 0 {
 			t.Errorf("%s: gateway %d ops, floor %d, HTTP floor %d, setup floor %d, fair floor %d, ratio %.2f", r.Name,
 				r.Gateway.Ops, r.Floor.Ops, r.HTTPFloor.Ops, r.SetupFloor.Ops, r.FairFloor.Ops, r.Ratio())
+		}
+	}
+}
+
+// The client asks for gzip only with -gzip: without it every side answers
+// the same uncompressed bytes (wrk's request); with it the gateway's
+// compressed answer reaches the caller inflated.
+func TestClientAsksForGzipOnlyWhenTold(t *testing.T) {
+	const body = `[{"id":1}]`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Accept-Encoding") != "gzip" {
+			_, _ = io.WriteString(w, body)
+			return
+		}
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		_, _ = io.WriteString(zw, body)
+		_ = zw.Close()
+	}))
+	defer srv.Close()
+	for _, gz := range []bool{false, true} {
+		res, err := newClient(1, gz).Get(srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		// The transport removes Content-Encoding once it has inflated.
+		if err != nil || string(got) != body || res.Uncompressed != gz {
+			t.Errorf("gzip %v: body %q, inflated by the client %v, err %v", gz, got, res.Uncompressed, err)
 		}
 	}
 }

@@ -178,7 +178,9 @@ func (t target) send(ctx context.Context, s *scenario, body *bytes.Buffer) (int,
 }
 
 // newClient is the one HTTP client of every side, so all pay the same
-// client-side costs; it keeps a connection per worker.
-func newClient(workers int) *http.Client {
-	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2, MaxConnsPerHost: workers * 2}}
+// client-side costs; it keeps a connection per worker. Go's transport asks
+// for gzip by itself unless DisableCompression: only with gzip does it.
+func newClient(workers int, gzip bool) *http.Client {
+	return &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: workers * 2, MaxConnsPerHost: workers * 2,
+		DisableCompression: !gzip}}
 }

@@ -118,10 +118,19 @@ func summarise(lat []time.Duration, total time.Duration) Side {
 // printHeader starts the Markdown table docs/performance.md records.
 func printHeader(w io.Writer, o Options, machine string) {
 	fmt.Fprintf(w, "# gateway vs floor: %s\n", machine)
-	fmt.Fprintf(w, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases\n\n",
-		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
+	fmt.Fprintf(w, "# %d workers per side, pool %d, %d rounds x %s per side, dataset %d+demo labels x %d releases, %s\n\n",
+		o.Workers, o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel, encoding(o))
 	fmt.Fprintln(w, "| scenario | gateway req/s | floor req/s | gateway/floor | gateway/HTTP floor | gateway/fair floor | setup floor/floor | gateway p50 / p95 / p99 | fair floor p50 / p95 / p99 | CPU µs/req, process + PostgreSQL: gateway / setup floor / fair floor / floor |")
 	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---|---|---|")
+}
+
+// encoding says what the client asks for, since it decides whether the
+// gateway compresses (and nothing else does).
+func encoding(o Options) string {
+	if o.Gzip {
+		return "Accept-Encoding: gzip (the gateway compresses bodies from COMPRESS_MIN_BYTES)"
+	}
+	return "no Accept-Encoding (as wrk): no side compresses"
 }
 
 // printRow is one scenario's line of the table.

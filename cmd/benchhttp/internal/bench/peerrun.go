@@ -126,7 +126,7 @@ func startPeers(ctx context.Context, o Options, prestBin, url, user string) (*pe
 		return nil, err
 	}
 	ps.lbVersion = version
-	client := newClient(slices.Max(o.WorkersList))
+	client := newClient(slices.Max(o.WorkersList), o.Gzip)
 	if ps.labelbase, ps.lb, err = startGatewayProcess(ctx, o, lbBin, url, user, dir, client); err != nil {
 		ps.close()
 		return nil, err
@@ -203,8 +203,8 @@ func printPeerHeader(w io.Writer, o Options, machine, lbVersion string) {
 	fmt.Fprintf(w, "# labelbase vs pREST: %s\n", machine)
 	fmt.Fprintf(w, "# %s, its own process, member requests under RLS; pREST %s, its own process, as PostgreSQL's superuser: no RLS, no token check\n",
 		lbVersion, prestVersion)
-	fmt.Fprintf(w, "# pool %d each, %d rounds x %s per side (first side alternating), dataset %d+demo labels x %d releases\n",
-		o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel)
+	fmt.Fprintf(w, "# pool %d each, %d rounds x %s per side (first side alternating), dataset %d+demo labels x %d releases, %s\n",
+		o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel, encoding(o))
 }
 
 // printPeerTableHead starts one connection count's table.
