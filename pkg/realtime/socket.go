@@ -193,8 +193,10 @@ func (c *conn) handle(ctx context.Context, m Message) {
 	}
 	switch m.Event {
 	case "phx_leave":
+		// Phoenix answers a leave, then closes the channel with phx_close
+		// under the join's ref, as Supabase's server does.
 		c.reply(m, "ok", json.RawMessage("{}"))
-		c.remove(ctx, ch)
+		c.closeChannel(ctx, ch, "")
 	case "access_token":
 		c.accessToken(ctx, ch, m)
 	case "broadcast":

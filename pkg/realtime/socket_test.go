@@ -55,6 +55,11 @@ func TestSocketBasics(t *testing.T) {
 			if st, _ := c.reply(ref); st != "ok" {
 				t.Fatalf("leave: %s", st)
 			}
+			// Then phx_close under the join's refs, as Phoenix sends it.
+			closed := c.expect("phx_close after the leave", 5*time.Second, func(m got) bool { return m.Event == "phx_close" })
+			if closed.Topic != "realtime:basics-"+vsn || closed.Ref == nil || *closed.Ref != joinRef || closed.JoinRef == nil || *closed.JoinRef != joinRef || string(closed.Payload) != "{}" {
+				t.Fatalf("phx_close: %+v", closed)
+			}
 		})
 	}
 }
