@@ -46,7 +46,7 @@ func (a *API) rpc(c *echo.Context) error {
 		return err
 	}
 	o := query.ReadOpts{Count: rc.prefs.count != "", Planned: rc.prefs.count == "planned", EstimateAbove: rc.estimateAbove(), Head: r.Method == http.MethodHead, StripNulls: rc.strip, Format: rc.formatIf(call.Func.RetSet), Limit: lim, Offset: &off}
-	st, err := a.builder(rc).RPC(call, req, o)
+	st, err := a.rpcStatement(rc, call, req, pairs, in.Post, o)
 	if err != nil {
 		return err
 	}

@@ -27,16 +27,27 @@ import (
 // parameter must be exactly a marker or hold none, and the markers
 // replaced by the request's values must give exactly the parameters built
 // from them. A shape that fails is remembered as such and always built.
+//
+// A call by POST is remembered the same way (rpcStatement), its body being
+// one more value: the builder binds it whole, and the SQL depends only on
+// the argument names, which are part of the key with the function they
+// resolved to.
 
-// shapeKey is everything a read's SQL depends on. sc is the schema cache
-// the SQL was built against: after a reload no old shape is found.
+// shapeKey is everything a read's or a call's SQL depends on. sc is the
+// schema cache the SQL was built against: after a reload no old shape is
+// found.
 type shapeKey struct {
-	sc      *schema.Cache
-	table   *schema.Table
-	agg     bool
-	maxRows int64
-	opts    shapeOpts
-	query   string
+	sc    *schema.Cache
+	table *schema.Table
+	// A call's (rpcStatement): the function the arguments resolved to,
+	// their names, and how the body is passed (whole, as hex).
+	fn         *schema.Func
+	args       string
+	whole, hex bool
+	agg        bool
+	maxRows    int64
+	opts       shapeOpts
+	query      string
 }
 
 // shapeOpts is query.ReadOpts without pointers.
@@ -93,9 +104,7 @@ func shapeOf(pairs []query.Pair) (text string, values []string, ok bool) {
 		b = append(b, v...)
 	}
 	text = string(b)
-	return text, values, !strings.Contains(text, shapeMarker) && !slices.ContainsFunc(values, func(v string) bool {
-		return strings.Contains(v, shapeMarker)
-	})
+	return text, values, !hasMarker(text) && !slices.ContainsFunc(values, hasMarker)
 }
 
 // comparisonPrefix is the length of "[not.]op." when p is a plain
@@ -131,12 +140,60 @@ func keyOpts(o query.ReadOpts) shapeOpts {
 // readStatement is the statement of a read of t: a remembered shape's,
 // or built (and its shape tried).
 func (a *API) readStatement(rc *reqCtx, t *schema.Table, pairs []query.Pair, req *query.Request, o query.ReadOpts) (*query.Statement, error) {
-	build := func() (*query.Statement, error) { return a.builder(rc).Read(query.Target{Table: t}, req, o) }
-	text, values, ok := shapeOf(pairs)
-	if !ok {
+	k := shapeKey{sc: rc.sc, table: t, agg: rc.set.Aggregates, maxRows: rc.set.MaxRows, opts: keyOpts(o)}
+	return a.shaped(k, pairs, nil,
+		func() (*query.Statement, error) { return a.builder(rc).Read(query.Target{Table: t}, req, o) },
+		func(marked []query.Pair, _ []string) (*query.Statement, error) {
+			req, err := query.Parse(marked, nil)
+			if err != nil {
+				return nil, err
+			}
+			return a.builder(rc).Read(query.Target{Table: t}, req, o)
+		})
+}
+
+// rpcStatement is the statement of a call: a remembered shape's, or built
+// (and its shape tried). The body is one more value of the shape: the
+// builder binds it whole, and the SQL depends only on its argument names.
+// Only POST's calls are remembered: a GET's arguments are in the query
+// string, so each of their values would make a shape of its own.
+func (a *API) rpcStatement(rc *reqCtx, call query.Call, req *query.Request, pairs []query.Pair, post bool, o query.ReadOpts) (*query.Statement, error) {
+	build := func() (*query.Statement, error) { return a.builder(rc).RPC(call, req, o) }
+	if !post {
 		return build()
 	}
-	k := shapeKey{sc: rc.sc, table: t, agg: rc.set.Aggregates, maxRows: rc.set.MaxRows, opts: keyOpts(o), query: text}
+	var args []byte
+	for _, name := range call.Args {
+		args = strconv.AppendInt(args, int64(len(name)), 10)
+		args = append(args, ':')
+		args = append(args, name...)
+	}
+	k := shapeKey{sc: rc.sc, fn: call.Func, args: string(args), whole: call.SingleJSON, hex: call.Hex,
+		agg: rc.set.Aggregates, maxRows: rc.set.MaxRows, opts: keyOpts(o)}
+	return a.shaped(k, pairs, []string{call.Body}, build, func(marked []query.Pair, body []string) (*query.Statement, error) {
+		req, err := query.Parse(marked, nil)
+		if err != nil {
+			return nil, err
+		}
+		c := call
+		c.Body = body[0]
+		return a.builder(rc).RPC(c, req, o)
+	})
+}
+
+// shaped is the statement of a request whose shape is k with pairs' text:
+// filled from a remembered shape, or built as sent by build. The shape of
+// a request built for the first time is tried by rebuild, given the pairs
+// and extra (values bound whole, after the comparisons') with markers.
+func (a *API) shaped(k shapeKey, pairs []query.Pair, extra []string,
+	build func() (*query.Statement, error), rebuild func(marked []query.Pair, extra []string) (*query.Statement, error),
+) (*query.Statement, error) {
+	text, values, ok := shapeOf(pairs)
+	if !ok || slices.ContainsFunc(extra, hasMarker) {
+		return build()
+	}
+	values = append(values, extra...)
+	k.query = text
 	if s, known := a.shapes.get(k); known {
 		if s.st.SQL == "" {
 			return build()
@@ -147,13 +204,19 @@ func (a *API) readStatement(rc *reqCtx, t *schema.Table, pairs []query.Pair, req
 	if err != nil {
 		return nil, err
 	}
-	a.shapes.put(k, a.learnShape(rc, t, pairs, o, st, values))
+	a.shapes.put(k, learnShape(pairs, len(extra), st, values, rebuild))
 	return st, nil
 }
 
-// learnShape builds the read again with markers for values and returns
-// the shape if it reproduces st exactly, else the always-built shape.
-func (a *API) learnShape(rc *reqCtx, t *schema.Table, pairs []query.Pair, o query.ReadOpts, st *query.Statement, values []string) *shape {
+func hasMarker(v string) bool { return strings.Contains(v, shapeMarker) }
+
+// learnShape builds the request again with markers for values (the last
+// nExtra of them passed to rebuild as they are, the others in pairs) and
+// returns the shape if it reproduces st exactly, else the always-built
+// shape.
+func learnShape(pairs []query.Pair, nExtra int, st *query.Statement, values []string,
+	rebuild func(marked []query.Pair, extra []string) (*query.Statement, error),
+) *shape {
 	never := &shape{}
 	marked := make([]query.Pair, len(pairs))
 	n := 0
@@ -164,12 +227,12 @@ func (a *API) learnShape(rc *reqCtx, t *schema.Table, pairs []query.Pair, o quer
 			n++
 		}
 	}
-	req, err := query.Parse(marked, nil)
-	if err != nil {
-		return never
+	extra := make([]string, nExtra)
+	for i := range extra {
+		extra[i] = shapeMarker + strconv.Itoa(n+i)
 	}
-	mst, err := a.builder(rc).Read(query.Target{Table: t}, req, o)
-	// st was built from a request without markers (shapeOf), so SQL equal
+	mst, err := rebuild(marked, extra)
+	// st was built from a request without markers (shaped), so SQL equal
 	// to it holds no marker either: no value was written into the text.
 	if err != nil || mst.SQL != st.SQL || mst.CountSQL != st.CountSQL || len(mst.Args) != len(st.Args) {
 		return never

@@ -169,3 +169,50 @@ func TestReadShapesRefuseTheMarker(t *testing.T) {
 		t.Fatalf("a request with the marker left %d shapes", served+built)
 	}
 }
+
+// callsShapeSQL: functions called with named arguments (one with a
+// default, so two argument sets reach it), returning a set to filter, and
+// taking the whole body.
+const callsShapeSQL = `CREATE FUNCTION public.add(a int, b int DEFAULT 10) RETURNS int LANGUAGE sql IMMUTABLE AS 'SELECT a + b';
+	CREATE FUNCTION public.echo_text(t text) RETURNS text LANGUAGE sql IMMUTABLE AS 'SELECT t';
+	CREATE FUNCTION public.series(n int) RETURNS SETOF int LANGUAGE sql IMMUTABLE AS 'SELECT generate_series(1, n)';
+	CREATE FUNCTION public.whole(json) RETURNS json LANGUAGE sql IMMUTABLE AS 'SELECT $1';
+	GRANT EXECUTE ON FUNCTION public.add(int, int), public.echo_text(text), public.series(int), public.whole(json) TO anon`
+
+// Calls by POST of one shape — function, argument names, query — take the
+// first call's SQL with their own body and filter values: each answers
+// its own result, whatever the body holds or the order of its members.
+// Another set of argument names is another shape; a GET's call, whose
+// arguments are in the query string, is never remembered.
+func TestCallShapesGiveEachCallItsOwnResult(t *testing.T) {
+	t.Parallel()
+	e := setup(t, callsShapeSQL)
+	call := func(method, path, body, want string) {
+		t.Helper()
+		r := e.do(method, "/rest/v1/rpc/"+path, "", body)
+		if r.status != 200 || r.body != want {
+			t.Fatalf("%s %s %s: %d %s, want %s", method, path, body, r.status, r.body, want)
+		}
+	}
+	call("POST", "add", `{"a":1,"b":2}`, "3")
+	call("POST", "add", `{"a":5,"b":-7}`, "-2")
+	call("POST", "add", `{"b":3,"a":4}`, "7")
+	call("POST", "add", `{"a":1}`, "11")
+	call("POST", "add", `{"a":2}`, "12")
+	call("POST", "echo_text", `{"t":"it's \"quoted\", ü"}`, `"it's \"quoted\", ü"`)
+	call("POST", "echo_text", `{"t":"$1 ::text"}`, `"$1 ::text"`)
+	call("POST", "series?series=gt.2", `{"n":5}`, "[3, 4, 5]")
+	call("POST", "series?series=gt.1", `{"n":3}`, "[2, 3]")
+	call("POST", "whole", `[1, 2]`, "[1, 2]")
+	call("POST", "whole", `{"x": 1}`, `{"x": 1}`)
+	// add with two argument sets, echo_text, series, and whole twice: an
+	// object body's member names are part of the key, an array has none.
+	if served, built := remembered(e); served != 6 || built != 0 {
+		t.Errorf("%d shapes served from memory and %d always built, want 6 and 0", served, built)
+	}
+	call("GET", "add?a=1&b=2", "", "3")
+	call("GET", "add?a=2&b=2", "", "4")
+	if served, built := remembered(e); served != 6 || built != 0 {
+		t.Errorf("after GET calls: %d served, %d built, want 6 and 0", served, built)
+	}
+}
