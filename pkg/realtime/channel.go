@@ -176,7 +176,12 @@ func (c *conn) closeChannel(ctx context.Context, ch *channel, message string) {
 	if message != "" {
 		c.push(systemMessage(ch, "system", "error", message))
 	}
-	c.push(Message{JoinRef: ch.joinRef, Ref: ch.joinRef, Topic: ch.topic, Event: "phx_close", Payload: json.RawMessage("{}")})
+	c.push(closeMessage(ch))
+}
+
+// closeMessage is phx_close for ch, under its join's refs.
+func closeMessage(ch *channel) Message {
+	return Message{JoinRef: ch.joinRef, Ref: ch.joinRef, Topic: ch.topic, Event: "phx_close", Payload: json.RawMessage("{}")}
 }
 
 // remove forgets ch: hub, presence, postgres_changes, timer. It reports

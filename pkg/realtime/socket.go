@@ -193,10 +193,15 @@ func (c *conn) handle(ctx context.Context, m Message) {
 	}
 	switch m.Event {
 	case "phx_leave":
-		// Phoenix answers a leave, then closes the channel with phx_close
-		// under the join's ref, as Supabase's server does.
+		// Forgotten before the answer, so that nothing of the channel
+		// follows it (a client that saw the answer may rejoin at once);
+		// then phx_close under the join's refs, as Phoenix, and so
+		// Supabase's server, closes a channel it was asked to leave.
+		gone := c.remove(ctx, ch)
 		c.reply(m, "ok", json.RawMessage("{}"))
-		c.closeChannel(ctx, ch, "")
+		if gone {
+			c.push(closeMessage(ch))
+		}
 	case "access_token":
 		c.accessToken(ctx, ch, m)
 	case "broadcast":
