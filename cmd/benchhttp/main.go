@@ -25,6 +25,7 @@ func main() {
 	flag.IntVar(&o.Dataset.Labels, "labels", o.Dataset.Labels, "generated labels (beside the demo catalogue)")
 	flag.IntVar(&o.Dataset.ReleasesPerLabel, "releases-per-label", o.Dataset.ReleasesPerLabel, "releases of each generated label")
 	flag.StringVar(&o.Only, "only", "", "run only the scenarios whose name contains this")
+	flag.StringVar(&o.Client, "client", "go", "with -peer: what sends the measured requests, go (the harness's client) or wrk (sudo apt-get install wrk)")
 	flag.BoolVar(&o.Gzip, "gzip", false, "send Accept-Encoding: gzip as browsers do (the gateway then compresses; pREST and the floors never do)")
 	flag.StringVar(&o.DatabaseURL, "database-url", "", "an empty database to use instead of a throwaway cluster")
 	flag.StringVar(&o.GatewayAdmin, "gateway-admin", "", "with -peer: serve the gateway process's /metrics and /debug/pprof/ on this address")
@@ -49,6 +50,15 @@ func main() {
 	})
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run here")
 	flag.Parse()
+	switch {
+	case o.Client != "go" && o.Client != "wrk":
+		fmt.Fprintf(os.Stderr, "benchhttp: -client is go or wrk, not %q\n", o.Client)
+		os.Exit(2)
+	case o.Client == "wrk" && o.Peer == "":
+		// The floors' harness compares in-process sides through one client.
+		fmt.Fprintln(os.Stderr, "benchhttp: -client wrk needs -peer")
+		os.Exit(2)
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {

@@ -27,6 +27,9 @@ type Options struct {
 	Phase  time.Duration
 	// MaxOps bounds each phase's requests whatever the time.
 	MaxOps int
+	// Client, with Peer, is "wrk" to send the phases' requests with wrk
+	// (wrk.go) instead of the Go client ("" or "go").
+	Client string
 	// Gzip sends Accept-Encoding: gzip, as browsers do, so the gateway
 	// compresses its larger responses and the client inflates them. Off,
 	// the client sends no Accept-Encoding, as wrk does: every side then

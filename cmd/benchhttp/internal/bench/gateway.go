@@ -152,17 +152,8 @@ func (t target) send(ctx context.Context, s *scenario, body *bytes.Buffer) (int,
 	if err != nil {
 		return 0, err
 	}
-	if t.apikey != "" {
-		req.Header.Set("apikey", t.apikey)
-	}
-	if s.member && t.bearer != "" {
-		req.Header.Set("Authorization", "Bearer "+t.bearer)
-	}
-	if s.body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if s.prefer != "" {
-		req.Header.Set("Prefer", s.prefer)
+	for _, h := range t.headers(s) {
+		req.Header.Set(h[0], h[1])
 	}
 	res, err := t.client.Do(req)
 	if err != nil {
@@ -175,6 +166,25 @@ func (t target) send(ctx context.Context, s *scenario, body *bytes.Buffer) (int,
 	_, err = io.Copy(out, res.Body)
 	res.Body.Close()
 	return res.StatusCode, err
+}
+
+// headers are the scenario's request headers for t, as supabase-js sends
+// them: apikey, the member's bearer token, Content-Type, Prefer.
+func (t target) headers(s *scenario) [][2]string {
+	var h [][2]string
+	if t.apikey != "" {
+		h = append(h, [2]string{"apikey", t.apikey})
+	}
+	if s.member && t.bearer != "" {
+		h = append(h, [2]string{"Authorization", "Bearer " + t.bearer})
+	}
+	if s.body != "" {
+		h = append(h, [2]string{"Content-Type", "application/json"})
+	}
+	if s.prefer != "" {
+		h = append(h, [2]string{"Prefer", s.prefer})
+	}
+	return h
 }
 
 // newClient is the one HTTP client of every side, so all pay the same

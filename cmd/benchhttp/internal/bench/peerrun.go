@@ -34,6 +34,9 @@ type peers struct {
 	lb, pr           target
 	lbVersion        string
 	dir              string
+	// wrk, with -client wrk, sends the phases' requests instead of the
+	// Go client (the checks before them stay the Go client's).
+	wrk *wrk
 }
 
 // RunPeer measures the gateway against a peer (o.Peer; "prest" is the one
@@ -136,6 +139,12 @@ func startPeers(ctx context.Context, o Options, prestBin, url, user string) (*pe
 		return nil, err
 	}
 	ps.pr = prestTarget(ps.prest, client)
+	if o.Client == "wrk" {
+		if ps.wrk, err = newWrk(dir); err != nil {
+			ps.close()
+			return nil, err
+		}
+	}
 	return ps, nil
 }
 
@@ -159,41 +168,68 @@ func measurePair(ctx context.Context, o Options, workers int, meter *cpuMeter, p
 	sides := [2]struct {
 		name string
 		proc *child
-		op   func() error
-	}{{"labelbase", ps.labelbase, ps.lb.op(ctx, p.labelbase)}, {"pREST", ps.prest, ps.pr.op(ctx, p.prest)}}
+		run  func(Options) (phaseRun, error)
+	}{{"labelbase", ps.labelbase, ps.runner(ctx, ps.lb, p.labelbase)}, {"pREST", ps.prest, ps.runner(ctx, ps.pr, p.prest)}}
 	// An unmeasured phase per side first: pools open their connections and
 	// prepare their statements, which the first measured phase of either
 	// side would otherwise pay.
 	warm := o
 	warm.Phase = min(o.Phase, 500*time.Millisecond)
 	for _, sd := range sides {
-		if _, _, err := phase(ctx, warm, sd.op); err != nil {
+		if _, err := sd.run(warm); err != nil {
 			return PeerResult{}, fmt.Errorf("bench: %s, %d connections: %s (warm-up): %w", p.name, workers, sd.name, err)
 		}
 	}
-	var lat [2][]time.Duration
-	var took, proc, server [2]time.Duration
+	var runs [2][]phaseRun
+	var proc, server [2]time.Duration
 	for r := 0; r < o.Rounds; r++ {
 		for k := range 2 {
 			i := (k + r) % 2
 			p0, s0 := sides[i].proc.cpu(), meter.server()
-			d, l, err := phase(ctx, o, sides[i].op)
+			run, err := sides[i].run(o)
 			if err != nil {
 				return PeerResult{}, fmt.Errorf("bench: %s, %d connections: %s: %w", p.name, workers, sides[i].name, err)
 			}
 			proc[i] += sides[i].proc.cpu() - p0
 			server[i] += meter.server() - s0
-			lat[i], took[i] = append(lat[i], l...), took[i]+d
+			runs[i] = append(runs[i], run)
 		}
 	}
 	res := PeerResult{Name: p.name, Workers: workers}
 	for i, sd := range []*Side{&res.Labelbase, &res.Peer} {
-		*sd = summarise(lat[i], took[i])
-		if n := time.Duration(len(lat[i])); n > 0 {
+		*sd = sideOf(runs[i])
+		if n := time.Duration(sd.Ops); n > 0 {
 			sd.Self, sd.Server = proc[i]/n, server[i]/n
 		}
 	}
 	return res, nil
+}
+
+// runner is one side's phase: wrk's with -client wrk, else the Go
+// client's workers.
+func (ps *peers) runner(ctx context.Context, t target, s *scenario) func(Options) (phaseRun, error) {
+	if ps.wrk != nil {
+		return func(o Options) (phaseRun, error) { return ps.wrk.phase(ctx, o, t, s) }
+	}
+	op := t.op(ctx, s)
+	return func(o Options) (phaseRun, error) {
+		d, l, err := phase(ctx, o, op)
+		return phaseRun{took: d, lat: l, n: len(l)}, err
+	}
+}
+
+// sideOf sums a side's phases: the Go client's latencies, or wrk's
+// summaries.
+func sideOf(runs []phaseRun) Side {
+	var lat []time.Duration
+	var took time.Duration
+	for _, r := range runs {
+		if r.lat == nil {
+			return wrkSide(runs)
+		}
+		lat, took = append(lat, r.lat...), took+r.took
+	}
+	return summarise(lat, took)
 }
 
 // printPeerHeader says what was compared with what, where: the gateway
@@ -203,8 +239,8 @@ func printPeerHeader(w io.Writer, o Options, machine, lbVersion string) {
 	fmt.Fprintf(w, "# labelbase vs pREST: %s\n", machine)
 	fmt.Fprintf(w, "# %s, its own process, member requests under RLS; pREST %s, its own process, as PostgreSQL's superuser: no RLS, no token check\n",
 		lbVersion, prestVersion)
-	fmt.Fprintf(w, "# pool %d each, %d rounds x %s per side (first side alternating), dataset %d+demo labels x %d releases, %s\n",
-		o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel, encoding(o))
+	fmt.Fprintf(w, "# pool %d each, %d rounds x %s per side (first side alternating), dataset %d+demo labels x %d releases, %s, client %s\n",
+		o.PoolSize, o.Rounds, o.Phase, o.Dataset.Labels, o.Dataset.ReleasesPerLabel, encoding(o), clientName(o))
 }
 
 // printPeerTableHead starts one connection count's table.
@@ -234,4 +270,12 @@ func ParseWorkersList(s string) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// clientName says which client sent the phases' requests.
+func clientName(o Options) string {
+	if o.Client == "wrk" {
+		return "wrk (2 threads)"
+	}
+	return "the harness's Go client"
 }
