@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"testing"
 	"time"
 
@@ -67,5 +69,21 @@ func TestClientAsksForGzipOnlyWhenTold(t *testing.T) {
 		if err != nil || string(got) != body || res.Uncompressed != gz {
 			t.Errorf("gzip %v: body %q, inflated by the client %v, err %v", gz, got, res.Uncompressed, err)
 		}
+	}
+}
+
+// A child that exits keeps counting: its CPU moves from the live children
+// to the parent's reaped total, and the meter's sum does not drop. This
+// process stands in for the postmaster.
+func TestCPUMeterCountsExitedChildren(t *testing.T) {
+	m := &cpuMeter{postmaster: os.Getpid()}
+	before := m.server()
+	cmd := exec.Command("sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	child := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if got := m.server() - before; child < 20*time.Millisecond || got < child*8/10 {
+		t.Fatalf("the meter grew by %s while a child used %s and exited", got, child)
 	}
 }

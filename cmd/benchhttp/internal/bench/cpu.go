@@ -51,7 +51,7 @@ func (m *cpuMeter) server() time.Duration {
 	if m == nil {
 		return 0
 	}
-	total := schedstat(m.postmaster)
+	total := schedstat(m.postmaster) + reaped(m.postmaster)
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		pid, err := strconv.Atoi(filepath.Base(d))
@@ -78,28 +78,59 @@ func processCPU(pid string) time.Duration {
 	return total
 }
 
-// parentOf reads a process's parent pid from /proc/<pid>/stat (the field
-// after the parenthesised command name, which may itself hold spaces).
+// parentOf reads a process's parent pid from /proc/<pid>/stat.
 func parentOf(pid int) (int, error) {
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	f, err := statFields(pid)
 	if err != nil {
 		return 0, err
-	}
-	s := string(raw)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("bench: /proc/%d/stat: no command", pid)
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 2 {
-		return 0, fmt.Errorf("bench: /proc/%d/stat: short", pid)
 	}
 	return strconv.Atoi(f[1])
 }
 
+// statFields are /proc/<pid>/stat's fields after the parenthesised command
+// name (which may itself hold spaces): f[0] is field 3 of proc(5), the
+// state.
+func statFields(pid int) ([]string, error) {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return nil, err
+	}
+	s := string(raw)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil, fmt.Errorf("bench: /proc/%d/stat: no command", pid)
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 15 {
+		return nil, fmt.Errorf("bench: /proc/%d/stat: short", pid)
+	}
+	return f, nil
+}
+
+// clockTick is the unit of /proc's cutime and cstime (USER_HZ, 100 on
+// Linux; Go has no sysconf without cgo).
+const clockTick = 10 * time.Millisecond
+
+// reaped is the CPU of pid's children that have exited and been waited
+// for (cutime + cstime): a backend or autovacuum worker that ends during a
+// phase takes its time out of the live children's sum and puts it here, so
+// that the server's total does not drop. Clock ticks, not nanoseconds, but
+// only for processes that are gone.
+func reaped(pid int) time.Duration {
+	f, err := statFields(pid)
+	if err != nil {
+		return 0
+	}
+	ut, err1 := strconv.ParseInt(f[13], 10, 64) // field 16, cutime
+	st, err2 := strconv.ParseInt(f[14], 10, 64) // field 17, cstime
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(ut+st) * clockTick
+}
+
 // schedstat is the nanoseconds pid has run on a CPU; 0 once it is gone (a
-// backend that exits during a phase loses its time, which the pools'
-// long-lived connections make rare).
+// child of the postmaster that exits is counted by reaped instead).
 func schedstat(pid int) time.Duration { return schedstatAt(fmt.Sprintf("/proc/%d", pid)) }
 
 // schedstatAt reads dir/schedstat: a process's main thread, or one task
