@@ -165,11 +165,24 @@ func (ps *peers) close() {
 // process, and PostgreSQL.
 func measurePair(ctx context.Context, o Options, workers int, meter *cpuMeter, ps *peers, p pair) (PeerResult, error) {
 	o.Workers = workers
-	sides := [2]struct {
+	type side struct {
 		name string
 		proc *child
 		run  func(Options) (phaseRun, error)
-	}{{"labelbase", ps.labelbase, ps.runner(ctx, ps.lb, p.labelbase)}, {"pREST", ps.prest, ps.runner(ctx, ps.pr, p.prest)}}
+	}
+	var sides [2]side
+	for i, sd := range []struct {
+		name string
+		proc *child
+		t    target
+		s    *scenario
+	}{{"labelbase", ps.labelbase, ps.lb, p.labelbase}, {"pREST", ps.prest, ps.pr, p.prest}} {
+		run, err := ps.runner(ctx, o, sd.t, sd.s)
+		if err != nil {
+			return PeerResult{}, err
+		}
+		sides[i] = side{sd.name, sd.proc, run}
+	}
 	// An unmeasured phase per side first: pools open their connections and
 	// prepare their statements, which the first measured phase of either
 	// side would otherwise pay.
@@ -197,7 +210,11 @@ func measurePair(ctx context.Context, o Options, workers int, meter *cpuMeter, p
 	}
 	res := PeerResult{Name: p.name, Workers: workers}
 	for i, sd := range []*Side{&res.Labelbase, &res.Peer} {
-		*sd = sideOf(runs[i])
+		if ps.wrk != nil {
+			*sd = wrkSide(runs[i])
+		} else {
+			*sd = goSide(runs[i])
+		}
 		if n := time.Duration(sd.Ops); n > 0 {
 			sd.Self, sd.Server = proc[i]/n, server[i]/n
 		}
@@ -205,28 +222,28 @@ func measurePair(ctx context.Context, o Options, workers int, meter *cpuMeter, p
 	return res, nil
 }
 
-// runner is one side's phase: wrk's with -client wrk, else the Go
-// client's workers.
-func (ps *peers) runner(ctx context.Context, t target, s *scenario) func(Options) (phaseRun, error) {
+// runner is one side's phase: wrk's with -client wrk (its script written
+// once, here), else the Go client's workers.
+func (ps *peers) runner(ctx context.Context, o Options, t target, s *scenario) (func(Options) (phaseRun, error), error) {
 	if ps.wrk != nil {
-		return func(o Options) (phaseRun, error) { return ps.wrk.phase(ctx, o, t, s) }
+		script, err := ps.wrk.script(t, s, o.Gzip)
+		if err != nil {
+			return nil, err
+		}
+		return func(o Options) (phaseRun, error) { return ps.wrk.phase(ctx, o, t.base+s.path, script) }, nil
 	}
 	op := t.op(ctx, s)
 	return func(o Options) (phaseRun, error) {
 		d, l, err := phase(ctx, o, op)
-		return phaseRun{took: d, lat: l, n: len(l)}, err
-	}
+		return phaseRun{took: d, lat: l}, err
+	}, nil
 }
 
-// sideOf sums a side's phases: the Go client's latencies, or wrk's
-// summaries.
-func sideOf(runs []phaseRun) Side {
+// goSide sums a side's Go-client phases: their latencies over their time.
+func goSide(runs []phaseRun) Side {
 	var lat []time.Duration
 	var took time.Duration
 	for _, r := range runs {
-		if r.lat == nil {
-			return wrkSide(runs)
-		}
 		lat, took = append(lat, r.lat...), took+r.took
 	}
 	return summarise(lat, took)

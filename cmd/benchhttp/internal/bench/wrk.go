@@ -41,38 +41,41 @@ func newWrk(dir string) (*wrk, error) {
 // latencies, or wrk's count and percentiles.
 type phaseRun struct {
 	took time.Duration
-	lat  []time.Duration
-	n    int
-	pct  [3]time.Duration // p50, p95, p99
+	lat  []time.Duration  // the Go client's (goSide)
+	n    int              // wrk's requests (wrkSide)
+	pct  [3]time.Duration // wrk's p50, p95, p99
 }
 
 // wrkLine prefixes the one line the script's done hook prints.
 const wrkLine = "labelbase-wrk"
 
-// phase runs s against t for o.Phase (whole seconds, at least one: wrk
-// counts no finer) with o.Workers connections on two threads.
-func (w *wrk) phase(ctx context.Context, o Options, t target, s *scenario) (phaseRun, error) {
-	f, err := os.CreateTemp(w.dir, "wrk-*.lua")
-	if err != nil {
-		return phaseRun{}, err
-	}
-	defer os.Remove(f.Name())
+// script writes the Lua script that sends s to t (with Accept-Encoding:
+// gzip when gzip) into w's directory, once per side of a pair, and
+// returns its path.
+func (w *wrk) script(t target, s *scenario, gzip bool) (string, error) {
 	h := t.headers(s)
-	if o.Gzip {
+	if gzip {
 		// wrk does not inflate; it counts the compressed bytes.
 		h = append(h, [2]string{"Accept-Encoding", "gzip"})
 	}
+	f, err := os.CreateTemp(w.dir, "wrk-*.lua")
+	if err != nil {
+		return "", err
+	}
 	if _, err := f.WriteString(wrkScript(s.method, s.body, h)); err != nil {
 		f.Close()
-		return phaseRun{}, err
+		return "", err
 	}
-	if err := f.Close(); err != nil {
-		return phaseRun{}, err
-	}
+	return f.Name(), f.Close()
+}
+
+// phase runs script against url for o.Phase (whole seconds, at least
+// one: wrk counts no finer) with o.Workers connections on two threads.
+func (w *wrk) phase(ctx context.Context, o Options, url, script string) (phaseRun, error) {
 	secs := max(1, int(math.Ceil(o.Phase.Seconds())))
 	threads := min(2, o.Workers)
 	cmd := exec.CommandContext(ctx, w.bin, "-t", strconv.Itoa(threads), "-c", strconv.Itoa(o.Workers),
-		"-d", strconv.Itoa(secs)+"s", "--timeout", "10s", "-s", f.Name(), t.base+s.path)
+		"-d", strconv.Itoa(secs)+"s", "--timeout", "10s", "-s", script, url)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

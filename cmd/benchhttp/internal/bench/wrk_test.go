@@ -88,7 +88,11 @@ func TestWrkSendsTheScenariosRequest(t *testing.T) {
 	defer srv.Close()
 	tg := target{base: srv.URL, client: newClient(2, false), apikey: "anon-key", bearer: "member-token"}
 	o := Options{Workers: 2, Phase: time.Second}
-	run, err := w.phase(context.Background(), o, tg, s)
+	script, err := w.script(tg, s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := w.phase(context.Background(), o, tg.base+s.path, script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +112,7 @@ func TestWrkSendsTheScenariosRequest(t *testing.T) {
 	mu.Lock()
 	status = http.StatusInternalServerError
 	mu.Unlock()
-	if _, err := w.phase(context.Background(), o, tg, s); err == nil || !strings.Contains(err.Error(), "unexpected status") {
+	if _, err := w.phase(context.Background(), o, tg.base+s.path, script); err == nil || !strings.Contains(err.Error(), "unexpected status") {
 		t.Fatalf("500s: %v", err)
 	}
 }
