@@ -49,9 +49,22 @@ func (a *API) readBody(c *echo.Context) ([]byte, error) {
 	return nil, apierr.New(http.StatusUnsupportedMediaType, pgrst.CodeMediaType, "Content-Type not acceptable: %s", ct)
 }
 
-// readRawBody reads the body as sent, at most MaxBodyBytes.
+// readRawBody reads the body as sent, at most MaxBodyBytes. A body whose
+// Content-Length is within the limit (every supabase-js request) is read
+// into a buffer of exactly its size: net/http stops it at that length, so
+// neither the limit's reader nor io.ReadAll's growing buffer is needed.
+// Zero is left to io.ReadAll: a request built in process (not parsed off
+// the wire) says 0 for a body of unknown length.
 func (a *API) readRawBody(c *echo.Context) ([]byte, error) {
-	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), c.Request().Body, a.cfg.MaxBodyBytes))
+	r := c.Request()
+	if n := r.ContentLength; n > 0 && n <= a.cfg.MaxBodyBytes {
+		body := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, body); err != nil {
+			return nil, pgrst.Body("Could not read the request body").WithCause(err)
+		}
+		return body, nil
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(c.Response(), r.Body, a.cfg.MaxBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"mime"
-	"sort"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -80,14 +79,11 @@ func (a *API) readRPCArgs(c *echo.Context, pairs []query.Pair) (*rpcArgs, error)
 		in.bodyIsObject = false
 		return in, nil
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(body, &obj); err != nil {
+	keys, ok := objectKeys(body)
+	if !ok {
 		return nil, invalidBody()
 	}
-	for k := range obj {
-		in.Keys = append(in.Keys, k)
-	}
-	sort.Strings(in.Keys)
+	in.Keys = keys
 	return in, nil
 }
 

@@ -50,6 +50,10 @@ func TestRPCScenarios(t *testing.T) {
 		{name: "scalar by POST", method: "POST", path: r + "add_them", who: "A", body: `{"a":1,"b":2}`, status: 200, json: `3`},
 		{name: "default argument", method: "POST", path: r + "add_them", who: "A", body: `{"a":1}`, status: 200, json: `11`},
 		{name: "overload by names", method: "POST", path: r + "add_them", who: "A", body: `{"a":1,"b":2,"c":3}`, status: 200, json: `6`},
+		{name: "escaped and repeated names", method: "POST", path: r + "add_them", who: "A", body: `{"\u0061":1, "b":{"x":"}"}, "b":2}`, status: 200, json: `3`},
+		{name: "nested values are not names", method: "POST", path: r + "add_them", who: "A", body: `{"a":1,"b":2,"x":{"c":3}}`, status: 404, code: "PGRST202", has: []string{"add_them(a, b, x)"}},
+		{name: "invalid json call", method: "POST", path: r + "add_them", who: "A", body: `{"a":1,}`, status: 400, code: "PGRST102"},
+		{name: "truncated json call", method: "POST", path: r + "add_them", who: "A", body: `{"a":1`, status: 400, code: "PGRST102"},
 		{name: "scalar by GET", method: "GET", path: r + "add_them?a=4&b=5", who: "A", status: 200, json: `9`},
 		{name: "HEAD", method: "HEAD", path: r + "add_them?a=4", who: "A", status: 200},
 		// PostgREST's fuzzy match finds nothing close to "(x)": no hint.
