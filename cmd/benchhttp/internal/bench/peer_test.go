@@ -125,7 +125,8 @@ func TestPrintPeerRow(t *testing.T) {
 	printPeerRow(&b, PeerResult{Name: "PK read, anon", Workers: 64,
 		Labelbase: side(3000, time.Millisecond, 210*time.Microsecond, 150*time.Microsecond),
 		Peer:      side(2000, 1500*time.Microsecond, 320*time.Microsecond, 170*time.Microsecond)})
-	want := "| PK read, anon | 64 | 3000 | 2000 | 1.50 | 1.00 / 2.00 / 3.00 ms | 1.50 / 3.00 / 4.50 ms | 210 + 150 / 320 + 170 |\n"
+	// ceiling: pREST's 320 + 170 µs over the gateway's PostgreSQL 150 µs.
+	want := "| PK read, anon | 64 | 3000 | 2000 | 1.50 | 3.27 | 1.00 / 2.00 / 3.00 ms | 1.50 / 3.00 / 4.50 ms | 210 + 150 / 320 + 170 |\n"
 	if b.String() != want {
 		t.Errorf("row\n%s want\n%s", b.String(), want)
 	}
@@ -134,6 +135,24 @@ func TestPrintPeerRow(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if head, rule := lines[len(lines)-2], lines[len(lines)-1]; strings.Count(head, "|") != strings.Count(rule, "|") || strings.Count(head, "|") != strings.Count(want, "|") {
 		t.Errorf("table head and row disagree on columns:\n%s\n%s\n%s", head, rule, want)
+	}
+}
+
+// TestCeiling: the ratio a gateway costing nothing would reach is bounded
+// by the PostgreSQL work its requests cause, and unknown without a meter.
+func TestCeiling(t *testing.T) {
+	r := PeerResult{Labelbase: Side{Self: 190 * time.Microsecond, Server: 340 * time.Microsecond},
+		Peer: Side{Self: 230 * time.Microsecond, Server: 300 * time.Microsecond}}
+	if c := r.Ceiling(); c < 1.558 || c > 1.559 {
+		t.Errorf("ceiling %.4f, want 530/340 = 1.5588", c)
+	}
+	r.Labelbase.Self = 0
+	if c := r.Ceiling(); c < 1.558 || c > 1.559 {
+		t.Errorf("the gateway's own CPU changed the ceiling: %.4f", c)
+	}
+	r.Labelbase.Server = 0
+	if c := r.Ceiling(); c != 0 {
+		t.Errorf("no PostgreSQL meter: ceiling %.2f, want 0", c)
 	}
 }
 
