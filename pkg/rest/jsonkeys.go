@@ -10,9 +10,10 @@ import (
 // whether body is one valid JSON object. A call needs only its argument
 // names, to resolve the function; decoding the body into a map to get them
 // copied every value and was about half of reading a call's arguments
-// (docs/performance.md). encoding/json has no way to list an object's keys
-// without decoding its values, hence this walk: json.Valid checks the
-// whole body first, so the walk only finds where tokens end. A key is
+// (docs/performance.md). encoding/json gives an object's keys only by
+// decoding it, or token by token through a Decoder that allocates for
+// every value too, hence this walk: json.Valid checks the whole body
+// first, so the walk only finds where tokens end. A key is
 // decoded exactly as json.Unmarshal decodes it (escapes, invalid UTF-8).
 func objectKeys(body []byte) ([]string, bool) {
 	i := skipSpace(body, 0)
