@@ -19,14 +19,24 @@ import (
 	"github.com/labstack/echo/v5"
 )
 
-// readBody reads at most MaxBodyBytes.
+// readBody reads at most MaxBodyBytes, as JSON.
 func (a *API) readBody(c *echo.Context) ([]byte, error) {
-	r := c.Request()
+	return a.readBodyAs(c, mediaType(c.Request()))
+}
+
+// mediaType is the request's Content-Type without its parameters.
+func mediaType(r *http.Request) string {
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return ct
+}
+
+// readBodyAs is readBody for a caller that has already read the media
+// type ct off the request.
+func (a *API) readBodyAs(c *echo.Context, ct string) ([]byte, error) {
 	body, err := a.readRawBody(c)
 	if err != nil {
 		return nil, err
 	}
-	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch ct {
 	case "", "application/json", "application/vnd.pgrst.object+json", "application/vnd.pgrst.object", "text/plain":
 		return body, nil

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"mime"
 	"strings"
 
 	"github.com/labstack/echo/v5"
@@ -47,7 +46,7 @@ func (a *API) readRPCArgs(c *echo.Context, pairs []query.Pair) (*rpcArgs, error)
 		}
 		return in, nil
 	}
-	ct, _, _ := mime.ParseMediaType(c.Request().Header.Get("Content-Type"))
+	ct := mediaType(c.Request())
 	switch ct {
 	case "text/plain", "text/xml", "application/octet-stream":
 		// A raw body goes whole to a single unnamed parameter of its type.
@@ -63,7 +62,7 @@ func (a *API) readRPCArgs(c *echo.Context, pairs []query.Pair) (*rpcArgs, error)
 	default:
 		in.Media = query.MediaOther
 	}
-	body, err := a.readBody(c)
+	body, err := a.readBodyAs(c, ct)
 	if err != nil {
 		return nil, err
 	}

@@ -54,6 +54,8 @@ func TestRPCScenarios(t *testing.T) {
 		{name: "nested values are not names", method: "POST", path: r + "add_them", who: "A", body: `{"a":1,"b":2,"x":{"c":3}}`, status: 404, code: "PGRST202", has: []string{"add_them(a, b, x)"}},
 		{name: "invalid json call", method: "POST", path: r + "add_them", who: "A", body: `{"a":1,}`, status: 400, code: "PGRST102"},
 		{name: "truncated json call", method: "POST", path: r + "add_them", who: "A", body: `{"a":1`, status: 400, code: "PGRST102"},
+		{name: "form-encoded call", method: "POST", path: r + "add_them", who: "A", body: "a=1&b=2", hdr: []string{"Content-Type", "application/x-www-form-urlencoded"}, status: 200, json: `3`},
+		{name: "call in an unknown media type", method: "POST", path: r + "add_them", who: "A", body: "<a>1</a>", hdr: []string{"Content-Type", "application/xml"}, status: 415, code: "PGRST107"},
 		{name: "scalar by GET", method: "GET", path: r + "add_them?a=4&b=5", who: "A", status: 200, json: `9`},
 		{name: "HEAD", method: "HEAD", path: r + "add_them?a=4", who: "A", status: 200},
 		// PostgREST's fuzzy match finds nothing close to "(x)": no hint.
