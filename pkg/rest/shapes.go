@@ -90,21 +90,25 @@ var notFilters = map[string]bool{"select": true, "order": true, "limit": true, "
 func shapeOf(pairs []query.Pair) (text string, values []string, ok bool) {
 	var b []byte
 	for _, p := range pairs {
-		b = strconv.AppendInt(b, int64(len(p.Key)), 10)
-		b = append(b, ':')
-		b = append(b, p.Key...)
+		b = appendField(b, p.Key)
 		v := p.Value
 		if n := comparisonPrefix(p); n > 0 {
 			values = append(values, v[n:])
 			v = v[:n] // the operator; its value is a parameter
 			b = append(b, '?')
 		}
-		b = strconv.AppendInt(b, int64(len(v)), 10)
-		b = append(b, ':')
-		b = append(b, v...)
+		b = appendField(b, v)
 	}
 	text = string(b)
 	return text, values, !hasMarker(text) && !slices.ContainsFunc(values, hasMarker)
+}
+
+// appendField appends s with its length first ("3:abc"), so that fields
+// written one after another never read as other fields.
+func appendField(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
 }
 
 // comparisonPrefix is the length of "[not.]op." when p is a plain
@@ -164,9 +168,7 @@ func (a *API) rpcStatement(rc *reqCtx, call query.Call, req *query.Request, pair
 	}
 	var args []byte
 	for _, name := range call.Args {
-		args = strconv.AppendInt(args, int64(len(name)), 10)
-		args = append(args, ':')
-		args = append(args, name...)
+		args = appendField(args, name)
 	}
 	k := shapeKey{sc: rc.sc, fn: call.Func, args: string(args), whole: call.SingleJSON, hex: call.Hex,
 		agg: rc.set.Aggregates, maxRows: rc.set.MaxRows, opts: keyOpts(o)}
